@@ -1,0 +1,152 @@
+//! Checking moves only, for the attacker of a mate search: direct checks,
+//! checks by promotion, discovered checks, and checking drops.
+//!
+//! A move gives a direct check when the piece, after the move (promoted or
+//! not), attacks the enemy king from its new square; those squares are the
+//! attacks of the same kind of the other colour from the king's square. A
+//! piece that alone blocks one of our sliders from the enemy king gives a
+//! discovered check whenever it leaves that line.
+
+use crate::core::attacks;
+use crate::core::position::must_promote;
+use crate::core::{Bitboard, Color, Move, PieceKind, Position};
+
+use super::MoveList;
+use super::evasions::generate_evasions;
+use super::legal::{ZONE, drop_ok, pawn_files, push_board_move};
+
+/// For each piece kind, the squares from which a piece of that kind of the
+/// side to move would attack the enemy king.
+struct CheckSquares {
+    sq: [Bitboard; 15],
+}
+
+impl CheckSquares {
+    fn new(pos: &Position, them: Color, tk: crate::core::Square) -> CheckSquares {
+        use PieceKind::*;
+        let occ = pos.occupied();
+        let mut sq = [Bitboard::EMPTY; 15];
+        let gold = attacks::gold(them, tk);
+        let bishop = attacks::bishop(tk, occ);
+        let rook = attacks::rook(tk, occ);
+        sq[Pawn as usize] = attacks::pawn(them, tk);
+        sq[Lance as usize] = attacks::lance(them, tk, occ);
+        sq[Knight as usize] = attacks::knight(them, tk);
+        sq[Silver as usize] = attacks::silver(them, tk);
+        sq[Gold as usize] = gold;
+        sq[ProPawn as usize] = gold;
+        sq[ProLance as usize] = gold;
+        sq[ProKnight as usize] = gold;
+        sq[ProSilver as usize] = gold;
+        sq[Bishop as usize] = bishop;
+        sq[Rook as usize] = rook;
+        sq[Horse as usize] = bishop | attacks::king(tk);
+        sq[Dragon as usize] = rook | attacks::king(tk);
+        CheckSquares { sq }
+    }
+
+    #[inline(always)]
+    fn of(&self, kind: PieceKind) -> Bitboard {
+        self.sq[kind as usize]
+    }
+}
+
+/// Appends every legal move of the side to move that gives check.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    if pos.in_check() {
+        let mut evasions = MoveList::new();
+        generate_evasions(pos, &mut evasions);
+        for &m in evasions.iter() {
+            if pos.gives_check(m) {
+                list.push(m);
+            }
+        }
+        return;
+    }
+    let us = pos.side;
+    let them = !us;
+    let Some(tk) = pos.kings[them.index()] else {
+        return;
+    };
+    let occ = pos.occupied();
+    let own = pos.by_color[us.index()];
+    let target = !own;
+    let ok = pos.kings[us.index()];
+    let pinned = pos.pinned();
+    let dc = pos.discovered_check_candidates();
+    let cs = CheckSquares::new(pos, them, tk);
+
+    let king_bb = pos.by_kind[PieceKind::King as usize];
+    for from in own & !king_bb {
+        let kind = pos.board[from.index()].kind();
+        let mut moves = attacks::piece(kind, us, from, occ) & target;
+        if pinned.contains(from) {
+            moves &= attacks::line(from, ok.expect("a pinned piece has a king"));
+        }
+        if moves.is_empty() {
+            continue;
+        }
+        if dc.contains(from) {
+            let line = attacks::line(from, tk);
+            for to in moves & !line {
+                push_board_move(list, kind, us, from, to);
+            }
+            moves &= line;
+        }
+        match kind.promoted() {
+            Some(promoted) => {
+                let zone = if from.in_promotion_zone(us) {
+                    Bitboard::ALL
+                } else {
+                    ZONE[us.index()]
+                };
+                for to in moves & zone & cs.of(promoted) {
+                    list.push(Move::new(from, to, true));
+                }
+                for to in moves & cs.of(kind) {
+                    if !must_promote(kind, us, to) {
+                        list.push(Move::new(from, to, false));
+                    }
+                }
+            }
+            None => {
+                for to in moves & cs.of(kind) {
+                    list.push(Move::new(from, to, false));
+                }
+            }
+        }
+    }
+
+    // The king itself can only give a discovered check.
+    if let Some(ok) = ok
+        && dc.contains(ok)
+    {
+        let occ_no_king = occ ^ Bitboard::from_square(ok);
+        for to in attacks::king(ok) & target & !attacks::line(ok, tk) {
+            if !pos.is_attacked(them, to, occ_no_king) {
+                list.push(Move::new(ok, to, false));
+            }
+        }
+    }
+
+    let hand = pos.hands[us.index()];
+    if hand.is_empty() {
+        return;
+    }
+    let empty = !occ;
+    for kind in PieceKind::HAND {
+        if !hand.has(kind) {
+            continue;
+        }
+        let mut t = cs.of(kind) & empty & drop_ok(kind, us);
+        if kind == PieceKind::Pawn {
+            t &= !pawn_files(pos, us);
+            if t.is_nonempty() && pos.pawn_drop_mates(t.lsb_unchecked()) {
+                t = Bitboard::EMPTY;
+            }
+        }
+        for to in t {
+            list.push(Move::new_drop(kind, to));
+        }
+    }
+}

@@ -1,0 +1,673 @@
+//! A shogi position: board, hands, side to move, ply, keys, and the check
+//! and pin information the move generators need.
+//!
+//! ```
+//! use tsume::core::{Move, Position};
+//! let mut pos = Position::startpos();
+//! let m: Move = "7g7f".parse().unwrap();
+//! assert!(pos.is_legal(m).is_ok());
+//! let key = pos.key();
+//! let undo = pos.do_move(m);
+//! assert_ne!(pos.key(), key);
+//! pos.undo_move(m, undo);
+//! assert_eq!(pos.key(), key);
+//! ```
+
+use std::fmt;
+
+use super::attacks;
+use super::zobrist;
+use super::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};
+
+/// A position. Cloning it is a plain copy (copy-make works too).
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) board: [Piece; 81],
+    pub(crate) by_color: [Bitboard; 2],
+    /// Indexed by `PieceKind as usize`; entry 0 unused.
+    pub(crate) by_kind: [Bitboard; 15],
+    pub(crate) hands: [Hand; 2],
+    pub(crate) side: Color,
+    pub(crate) ply: u32,
+    pub(crate) kings: [Option<Square>; 2],
+    pub(crate) board_key: u64,
+    pub(crate) hand_key: u64,
+    /// Pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// For each colour: pieces (of either colour) that are the only piece
+    /// between that colour's king and an enemy slider aimed at it.
+    pub(crate) blockers: [Bitboard; 2],
+}
+
+/// What [`Position::do_move`] returns and [`Position::undo_move`] needs.
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    captured: Piece,
+    board_key: u64,
+    hand_key: u64,
+    checkers: Bitboard,
+    blockers: [Bitboard; 2],
+}
+
+/// Why a move is not legal in a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    #[error("there is no piece of the side to move on {0}")]
+    NoPiece(Square),
+    #[error("the side to move has no {0:?} in hand to drop")]
+    NotInHand(PieceKind),
+    #[error("the piece on {from} cannot move to {to}")]
+    CannotReach { from: Square, to: Square },
+    #[error("{0} is occupied by a piece of the side to move")]
+    OwnPiece(Square),
+    #[error("a piece cannot be dropped on the occupied square {0}")]
+    DropOnOccupied(Square),
+    #[error(
+        "this piece cannot promote on this move (not a promotable kind, or neither square in the promotion zone)"
+    )]
+    IllegalPromotion,
+    #[error("the piece must promote: on {0} it could never move again")]
+    MissingPromotion(Square),
+    #[error("a {kind:?} dropped on {to} could never move")]
+    DeadSquareDrop { kind: PieceKind, to: Square },
+    #[error("two unpromoted pawns on file {0} (nifu)")]
+    TwoPawns(u8),
+    #[error("a pawn drop that mates at once (uchifuzume)")]
+    PawnDropMate,
+    #[error("the move leaves the mover's own king in check")]
+    LeavesKingInCheck,
+}
+
+impl Position {
+    /// An empty board, Black to move, ply 1.
+    pub fn empty() -> Position {
+        Position {
+            board: [Piece::EMPTY; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 15],
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            ply: 1,
+            kings: [None; 2],
+            board_key: 0,
+            hand_key: 0,
+            checkers: Bitboard::EMPTY,
+            blockers: [Bitboard::EMPTY; 2],
+        }
+    }
+
+    /// The initial position of an even game.
+    pub fn startpos() -> Position {
+        super::sfen::STARTPOS
+            .parse()
+            .expect("the start position parses")
+    }
+
+    // ----- setting up (used by the SFEN parser and builders) -----
+
+    /// Puts `piece` on the empty square `sq` (keys updated; call
+    /// [`Position::refresh`] when done setting up).
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.board[sq.index()].is_empty());
+        self.board[sq.index()] = piece;
+        self.by_color[piece.color().index()].set(sq);
+        self.by_kind[piece.kind().index()].set(sq);
+        self.board_key ^= zobrist::BOARD[piece.index()][sq.index()];
+        if piece.kind() == PieceKind::King {
+            self.kings[piece.color().index()] = Some(sq);
+        }
+    }
+
+    /// Sets a hand (keys updated).
+    pub(crate) fn set_hand(&mut self, color: Color, hand: Hand) {
+        for k in PieceKind::HAND {
+            let key = zobrist::HAND[color.index()][k.index()];
+            self.hand_key = self
+                .hand_key
+                .wrapping_sub(key.wrapping_mul(self.hands[color.index()].count(k) as u64))
+                .wrapping_add(key.wrapping_mul(hand.count(k) as u64));
+        }
+        self.hands[color.index()] = hand;
+    }
+
+    pub(crate) fn set_side(&mut self, side: Color) {
+        if self.side != side {
+            self.board_key ^= zobrist::SIDE;
+        }
+        self.side = side;
+    }
+
+    pub(crate) fn set_ply(&mut self, ply: u32) {
+        self.ply = ply;
+    }
+
+    /// Recomputes checkers and blockers after setting up.
+    pub(crate) fn refresh(&mut self) {
+        self.checkers = match self.kings[self.side.index()] {
+            Some(k) => self.attackers_to(!self.side, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        };
+        self.blockers = [
+            self.slider_blockers(Color::Black),
+            self.slider_blockers(Color::White),
+        ];
+    }
+
+    // ----- queries -----
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The ply number (1 for the first move of a game).
+    #[inline(always)]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The piece on `sq`.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let p = self.board[sq.index()];
+        if p.is_empty() { None } else { Some(p) }
+    }
+
+    /// The hand of `color`.
+    #[inline(always)]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color.index()]
+    }
+
+    /// The square of `color`'s king, if it has one on the board.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Squares occupied by `color`.
+    #[inline(always)]
+    pub fn pieces_of(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// Squares holding pieces of `kind` (both colours).
+    #[inline(always)]
+    pub fn pieces_of_kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Squares holding pieces of `color` and `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// Gold and the pieces that move like it (both colours).
+    #[inline(always)]
+    pub(crate) fn golds(&self) -> Bitboard {
+        use PieceKind::*;
+        let k = &self.by_kind;
+        k[Gold as usize]
+            | k[ProPawn as usize]
+            | k[ProLance as usize]
+            | k[ProKnight as usize]
+            | k[ProSilver as usize]
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_nonempty()
+    }
+
+    /// Pieces of the side to move pinned to its own king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.blockers[self.side.index()] & self.by_color[self.side.index()]
+    }
+
+    /// Pieces of the side to move whose moving off the line may give a
+    /// discovered check to the opponent's king.
+    #[inline(always)]
+    pub fn discovered_check_candidates(&self) -> Bitboard {
+        self.blockers[(!self.side).index()] & self.by_color[self.side.index()]
+    }
+
+    /// The full key: board, side to move and both hands.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.board_key ^ self.hand_key
+    }
+
+    /// The key of the board and the side to move, without the hands.
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
+    }
+
+    /// The key of both hands alone.
+    #[inline(always)]
+    pub fn hand_key(&self) -> u64 {
+        self.hand_key
+    }
+
+    /// Pieces of `color` that attack `sq`, with `occ` as the occupied squares.
+    #[inline]
+    pub fn attackers_to(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        use PieceKind::*;
+        let them = !color;
+        let k = &self.by_kind;
+        let a = (attacks::pawn(them, sq) & k[Pawn as usize])
+            | (attacks::knight(them, sq) & k[Knight as usize])
+            | (attacks::silver(them, sq) & k[Silver as usize])
+            | (attacks::gold(them, sq) & self.golds())
+            | (attacks::king(sq) & (k[King as usize] | k[Horse as usize] | k[Dragon as usize]))
+            | (attacks::lance(them, sq, occ) & k[Lance as usize])
+            | (attacks::bishop(sq, occ) & (k[Bishop as usize] | k[Horse as usize]))
+            | (attacks::rook(sq, occ) & (k[Rook as usize] | k[Dragon as usize]));
+        a & self.by_color[color.index()]
+    }
+
+    /// Whether `color` attacks `sq` with the given occupancy.
+    #[inline]
+    pub fn is_attacked(&self, color: Color, sq: Square, occ: Bitboard) -> bool {
+        self.attackers_to(color, sq, occ).is_nonempty()
+    }
+
+    /// Pieces (of either colour) that alone stand between `color`'s king and
+    /// an enemy slider aimed at it.
+    fn slider_blockers(&self, color: Color) -> Bitboard {
+        use PieceKind::*;
+        let Some(ksq) = self.kings[color.index()] else {
+            return Bitboard::EMPTY;
+        };
+        let them = !color;
+        let k = &self.by_kind;
+        let snipers = ((attacks::rook_pseudo(ksq) & (k[Rook as usize] | k[Dragon as usize]))
+            | (attacks::bishop_pseudo(ksq) & (k[Bishop as usize] | k[Horse as usize]))
+            | (attacks::lance_pseudo(color, ksq) & k[Lance as usize]))
+            & self.by_color[them.index()];
+        let occ = self.occupied();
+        let mut result = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(ksq, s) & occ;
+            if b.is_nonempty() && !b.more_than_one() {
+                result |= b;
+            }
+        }
+        result
+    }
+
+    // ----- making moves -----
+
+    /// Plays `m`, which must be legal (or at least pseudo-legal: a board
+    /// move of a piece of the side to move, or a drop from its hand).
+    pub fn do_move(&mut self, m: Move) -> Undo {
+        let us = self.side;
+        let them = !us;
+        let to = m.to();
+        let mut undo = Undo {
+            captured: Piece::EMPTY,
+            board_key: self.board_key,
+            hand_key: self.hand_key,
+            checkers: self.checkers,
+            blockers: self.blockers,
+        };
+        let moved;
+        if let Some(kind) = m.drop_kind() {
+            self.hands[us.index()].remove(kind);
+            self.hand_key = self
+                .hand_key
+                .wrapping_sub(zobrist::HAND[us.index()][kind.index()]);
+            moved = Piece::new(us, kind);
+        } else {
+            let from = m.from_unchecked();
+            let piece = self.board[from.index()];
+            debug_assert!(!piece.is_empty() && piece.color() == us, "{m} in\n{self}");
+            let captured = self.board[to.index()];
+            if !captured.is_empty() {
+                let ck = captured.kind();
+                self.by_color[them.index()].clear(to);
+                self.by_kind[ck.index()].clear(to);
+                self.board_key ^= zobrist::BOARD[captured.index()][to.index()];
+                let hk = ck.unpromoted();
+                self.hands[us.index()].add(hk);
+                self.hand_key = self
+                    .hand_key
+                    .wrapping_add(zobrist::HAND[us.index()][hk.index()]);
+                if ck == PieceKind::King {
+                    self.kings[them.index()] = None;
+                }
+                undo.captured = captured;
+            }
+            self.board[from.index()] = Piece::EMPTY;
+            self.by_color[us.index()].clear(from);
+            self.by_kind[piece.kind().index()].clear(from);
+            self.board_key ^= zobrist::BOARD[piece.index()][from.index()];
+            moved = if m.is_promotion() {
+                Piece::new(us, piece.kind().promoted().expect("promotable"))
+            } else {
+                piece
+            };
+            if piece.kind() == PieceKind::King {
+                self.kings[us.index()] = Some(to);
+            }
+        }
+        self.board[to.index()] = moved;
+        self.by_color[us.index()].set(to);
+        self.by_kind[moved.kind().index()].set(to);
+        self.board_key ^= zobrist::BOARD[moved.index()][to.index()] ^ zobrist::SIDE;
+        self.side = them;
+        self.ply += 1;
+        self.checkers = match self.kings[them.index()] {
+            Some(k) => self.attackers_to(us, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        };
+        self.blockers = [
+            self.slider_blockers(Color::Black),
+            self.slider_blockers(Color::White),
+        ];
+        undo
+    }
+
+    /// Takes back `m`, given what [`Position::do_move`] returned for it.
+    pub fn undo_move(&mut self, m: Move, undo: Undo) {
+        let them = self.side;
+        let us = !them;
+        let to = m.to();
+        let moved = self.board[to.index()];
+        self.by_color[us.index()].clear(to);
+        self.by_kind[moved.kind().index()].clear(to);
+        self.board[to.index()] = Piece::EMPTY;
+        if let Some(kind) = m.drop_kind() {
+            self.hands[us.index()].add(kind);
+        } else {
+            let from = m.from_unchecked();
+            let piece = if m.is_promotion() {
+                Piece::new(us, moved.kind().unpromoted())
+            } else {
+                moved
+            };
+            self.board[from.index()] = piece;
+            self.by_color[us.index()].set(from);
+            self.by_kind[piece.kind().index()].set(from);
+            if piece.kind() == PieceKind::King {
+                self.kings[us.index()] = Some(from);
+            }
+            let captured = undo.captured;
+            if !captured.is_empty() {
+                self.board[to.index()] = captured;
+                self.by_color[them.index()].set(to);
+                self.by_kind[captured.kind().index()].set(to);
+                self.hands[us.index()].remove(captured.kind().unpromoted());
+                if captured.kind() == PieceKind::King {
+                    self.kings[them.index()] = Some(to);
+                }
+            }
+        }
+        self.side = us;
+        self.ply -= 1;
+        self.board_key = undo.board_key;
+        self.hand_key = undo.hand_key;
+        self.checkers = undo.checkers;
+        self.blockers = undo.blockers;
+    }
+
+    /// The position after `m` (copy-make).
+    pub fn after(&self, m: Move) -> Position {
+        let mut p = self.clone();
+        p.do_move(m);
+        p
+    }
+
+    // ----- move properties -----
+
+    /// Whether the piece moving in `m` may promote and must promote.
+    #[inline(always)]
+    pub(crate) fn promotion_options(
+        kind: PieceKind,
+        us: Color,
+        from: Square,
+        to: Square,
+    ) -> (bool, bool) {
+        if !kind.can_promote() {
+            return (false, false);
+        }
+        let can = from.in_promotion_zone(us) || to.in_promotion_zone(us);
+        (can, can && must_promote(kind, us, to))
+    }
+
+    /// Whether `m` (legal in this position) gives check.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(ksq) = self.kings[(!us).index()] else {
+            return false;
+        };
+        let to = m.to();
+        let occ = self.occupied();
+        match m.drop_kind() {
+            Some(kind) => attacks::piece(kind, us, to, occ).contains(ksq),
+            None => {
+                let from = m.from_unchecked();
+                let kind = self.board[from.index()].kind();
+                let kind = if m.is_promotion() {
+                    kind.promoted().unwrap_or(kind)
+                } else {
+                    kind
+                };
+                let occ2 = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+                if kind != PieceKind::King && attacks::piece(kind, us, to, occ2).contains(ksq) {
+                    return true;
+                }
+                self.discovered_check_candidates().contains(from)
+                    && !attacks::aligned(from, to, ksq)
+            }
+        }
+    }
+
+    /// Whether dropping a pawn of the side to move on `to` (which must check
+    /// the opponent's king) would mate at once.
+    pub fn pawn_drop_mates(&self, to: Square) -> bool {
+        let us = self.side;
+        let them = !us;
+        let Some(tk) = self.kings[them.index()] else {
+            return false;
+        };
+        let occ = self.occupied() | Bitboard::from_square(to);
+        // A capture by a piece other than the king that keeps its own king safe.
+        let capturers = self.attackers_to(them, to, occ) & !Bitboard::from_square(tk);
+        let pinned = self.blockers[them.index()] & self.by_color[them.index()];
+        for from in capturers {
+            if !pinned.contains(from) || attacks::aligned(from, to, tk) {
+                return false;
+            }
+        }
+        // A king move to a square the attacker does not cover (capturing the
+        // pawn included).
+        let occ_without_king = occ ^ Bitboard::from_square(tk);
+        for sq in attacks::king(tk) & !self.by_color[them.index()] {
+            if !self.is_attacked(us, sq, occ_without_king) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether the side to move has an unpromoted pawn on `file`.
+    #[inline(always)]
+    pub(crate) fn has_pawn_on_file(&self, color: Color, file: u8) -> bool {
+        (self.pieces(color, PieceKind::Pawn) & Bitboard::file(file)).is_nonempty()
+    }
+
+    /// Whether `m` is legal here; when not, which rule it breaks.
+    pub fn is_legal(&self, m: Move) -> Result<(), IllegalMove> {
+        let us = self.side;
+        let to = m.to();
+        let occ = self.occupied();
+        if let Some(kind) = m.drop_kind() {
+            if m.is_promotion() {
+                return Err(IllegalMove::IllegalPromotion);
+            }
+            if !self.hands[us.index()].has(kind) {
+                return Err(IllegalMove::NotInHand(kind));
+            }
+            if occ.contains(to) {
+                return Err(IllegalMove::DropOnOccupied(to));
+            }
+            if must_promote(kind, us, to) {
+                return Err(IllegalMove::DeadSquareDrop { kind, to });
+            }
+            if kind == PieceKind::Pawn && self.has_pawn_on_file(us, to.file()) {
+                return Err(IllegalMove::TwoPawns(to.file()));
+            }
+            if let Some(ok) = self.kings[us.index()] {
+                // A drop can only block: it must resolve every check.
+                if self.checkers.more_than_one()
+                    || self
+                        .checkers
+                        .iter()
+                        .any(|c| !attacks::between(ok, c).contains(to))
+                {
+                    return Err(IllegalMove::LeavesKingInCheck);
+                }
+            }
+            if kind == PieceKind::Pawn
+                && self.kings[(!us).index()].is_some_and(|tk| attacks::pawn(us, to).contains(tk))
+                && self.pawn_drop_mates(to)
+            {
+                return Err(IllegalMove::PawnDropMate);
+            }
+            return Ok(());
+        }
+        let from = m.from_unchecked();
+        let piece = self.board[from.index()];
+        if piece.is_empty() || piece.color() != us {
+            return Err(IllegalMove::NoPiece(from));
+        }
+        if self.by_color[us.index()].contains(to) {
+            return Err(IllegalMove::OwnPiece(to));
+        }
+        let kind = piece.kind();
+        if !attacks::piece(kind, us, from, occ).contains(to) {
+            return Err(IllegalMove::CannotReach { from, to });
+        }
+        let (can, must) = Self::promotion_options(kind, us, from, to);
+        if m.is_promotion() && !can {
+            return Err(IllegalMove::IllegalPromotion);
+        }
+        if !m.is_promotion() && must {
+            return Err(IllegalMove::MissingPromotion(to));
+        }
+        if !self.leaves_king_safe(from, to) {
+            return Err(IllegalMove::LeavesKingInCheck);
+        }
+        Ok(())
+    }
+
+    /// Whether moving the side to move's piece from `from` to `to` (a
+    /// pseudo-legal board move) leaves its own king out of check.
+    #[inline]
+    pub(crate) fn leaves_king_safe(&self, from: Square, to: Square) -> bool {
+        let us = self.side;
+        let Some(ok) = self.kings[us.index()] else {
+            return true;
+        };
+        let them = !us;
+        if from == ok {
+            let occ = self.occupied() ^ Bitboard::from_square(from);
+            return !self.is_attacked(them, to, occ);
+        }
+        if self.checkers.is_nonempty() {
+            if self.checkers.more_than_one() {
+                return false;
+            }
+            let c = self.checkers.lsb_unchecked();
+            if to != c && !attacks::between(ok, c).contains(to) {
+                return false;
+            }
+        }
+        !self.pinned().contains(from) || attacks::aligned(from, to, ok)
+    }
+
+    /// The position as a board diagram with hands, for humans.
+    pub fn diagram(&self) -> String {
+        let mut s = String::new();
+        let hand = |c: Color| {
+            let h = self.hands[c.index()];
+            if h.is_empty() {
+                "なし".to_string()
+            } else {
+                h.iter()
+                    .map(|(k, n)| {
+                        if n > 1 {
+                            format!("{}{}", k.japanese(), n)
+                        } else {
+                            k.japanese().to_string()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        };
+        s.push_str(&format!("後手の持駒：{}\n", hand(Color::White)));
+        s.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+        for rank in 1..=9u8 {
+            s.push('|');
+            for file in (1..=9u8).rev() {
+                let sq = Square::from_file_rank(file, rank).expect("on board");
+                match self.piece_at(sq) {
+                    None => s.push_str(" ・"),
+                    Some(p) => {
+                        s.push(if p.color() == Color::White { 'v' } else { ' ' });
+                        s.push_str(p.kind().japanese_short());
+                    }
+                }
+            }
+            s.push_str(&format!("|{}\n", super::square::RANK_JA[rank as usize - 1]));
+        }
+        s.push_str("+---------------------------+\n");
+        s.push_str(&format!("先手の持駒：{}\n", hand(Color::Black)));
+        s
+    }
+}
+
+/// Whether a piece of `kind` and colour `us` arriving on `to` must promote
+/// (it could never move again otherwise).
+#[inline(always)]
+pub(crate) fn must_promote(kind: PieceKind, us: Color, to: Square) -> bool {
+    match kind {
+        PieceKind::Pawn | PieceKind::Lance => to.relative_rank(us) == 1,
+        PieceKind::Knight => to.relative_rank(us) <= 2,
+        _ => false,
+    }
+}
+
+impl PartialEq for Position {
+    /// Same board, hands and side to move (the ply is not compared).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board && self.hands == other.hands && self.side == other.side
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
