@@ -13,7 +13,7 @@
 //! let t: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
 //! assert_eq!(t.hand(tsume::core::Color::Black).count(tsume::core::PieceKind::Gold), 1);
 //!
-//! let err = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNLx b - 1"
+//! let err = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL1 b - 1"
 //!     .parse::<Position>()
 //!     .unwrap_err();
 //! assert!(err.to_string().contains("rank i"), "{err}");
