@@ -1,0 +1,147 @@
+//! The command line of the `tsume` binary: the subcommands (one file each),
+//! reading positions from arguments, and reporting errors.
+//!
+//! Exit codes: 0 on success (and for `--help` / `--version`), 2 for bad
+//! input (unknown option, malformed SFEN or move, ...), 1 when writing the
+//! output fails. Nothing here panics on user input.
+
+mod moves;
+mod perft;
+
+use std::fmt;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tsume::core::{Position, SfenError, UsiPosition, UsiPositionError};
+
+/// A tsume-shogi (shogi mate problem) solver.
+///
+/// Positions are given as `startpos`, an SFEN (one quoted argument, or its
+/// fields as separate arguments), an SFEN after the word `sfen`, or a USI
+/// command such as `position startpos moves 7g7f 3c3d` or
+/// `position sfen <SFEN> moves ...`.
+#[derive(Parser)]
+#[command(name = "tsume", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Perft(perft::Args),
+    Moves(moves::Args),
+    // `solve` comes with the solver (src/solver/): add a `Solve(solve::Args)`
+    // variant here, a `src/cli/solve.rs` with `Args` and `run`, and its arm
+    // in `main` below.
+}
+
+/// What went wrong in a subcommand.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input from the user; the message names what and where.
+    Input(String),
+    /// Writing the output failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Io(e)
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(msg) => f.write_str(msg),
+            CliError::Io(e) => write!(f, "cannot write the output: {e}"),
+        }
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with code 0, usage errors to
+            // stderr with code 2; a closed stream is not worth a panic.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = match &cli.command {
+        Command::Perft(args) => perft::run(args, &mut out),
+        Command::Moves(args) => moves::run(args, &mut out),
+    };
+    let result = result.and_then(|()| out.flush().map_err(CliError::from));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`tsume moves ... | head`): not an error.
+        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "error: {e}");
+            ExitCode::from(match e {
+                CliError::Input(_) => 2,
+                CliError::Io(_) => 1,
+            })
+        }
+    }
+}
+
+/// Reads a position from command-line words (joined with single spaces):
+/// `startpos`, a bare SFEN, `sfen <SFEN>`, or `[position] startpos|sfen
+/// <SFEN> [moves ...]`. `what` names the argument in error messages.
+pub fn read_position(words: &[String], what: &str) -> Result<Position, CliError> {
+    let text = words.join(" ");
+    if text.trim().is_empty() {
+        return Err(CliError::Input(format!(
+            "the position given as {what} is empty: expected `startpos` or an SFEN"
+        )));
+    }
+    text.parse::<UsiPosition>()
+        .map(|usi| usi.end)
+        .map_err(|e| CliError::Input(describe_position_error(what, &text, &e)))
+}
+
+/// The error message for an unreadable position: what is wrong, the input,
+/// and a caret under the column when the error has one.
+fn describe_position_error(what: &str, text: &str, e: &UsiPositionError) -> String {
+    let mut msg = format!("cannot read the position given as {what}: {e}\n  {text}");
+    if let Some(column) = error_column(e) {
+        msg.push_str(&format!("\n  {:>1$}", "^", column));
+        if !e.to_string().contains("column") {
+            msg.push_str(&format!(" column {column}"));
+        }
+    }
+    msg
+}
+
+/// The 1-based character column an error points at, if it has one.
+fn error_column(e: &UsiPositionError) -> Option<usize> {
+    match e {
+        UsiPositionError::Sfen(s) => sfen_error_column(s),
+        UsiPositionError::ExpectedMoves { column, .. }
+        | UsiPositionError::BadMove { column, .. } => Some(*column),
+        _ => None,
+    }
+}
+
+fn sfen_error_column(e: &SfenError) -> Option<usize> {
+    use SfenError::*;
+    match e {
+        RankLength { column, .. }
+        | UnknownLetter { column, .. }
+        | BadPromotion { column, .. }
+        | DanglingPlus { column }
+        | BadSide { column, .. }
+        | BadHand { column, .. }
+        | BadPly { column, .. }
+        | TrailingText { column, .. } => Some(*column),
+        _ => None,
+    }
+}
