@@ -7,6 +7,7 @@ pub mod color;
 pub mod hand;
 pub mod movegen;
 pub mod mv;
+pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
