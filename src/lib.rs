@@ -4,3 +4,4 @@
 //! SFEN, exact move generation); the mate search and its uses stand on it.
 
 pub mod core;
+pub mod solver;

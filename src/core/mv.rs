@@ -78,7 +78,7 @@ impl Move {
 
     /// The origin of a board move (undefined for drops).
     #[inline(always)]
-    pub(crate) const fn from_unchecked(self) -> Square {
+    pub(crate) const fn origin_unchecked(self) -> Square {
         Square::new(((self.0 >> 7) & 0x7f) as u8)
     }
 
@@ -114,7 +114,7 @@ impl fmt::Display for Move {
             None => write!(
                 f,
                 "{}{}{}",
-                self.from_unchecked(),
+                self.origin_unchecked(),
                 self.to(),
                 if self.is_promotion() { "+" } else { "" }
             ),

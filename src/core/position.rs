@@ -335,7 +335,7 @@ impl Position {
                 .wrapping_sub(zobrist::HAND[us.index()][kind.index()]);
             moved = Piece::new(us, kind);
         } else {
-            let from = m.from_unchecked();
+            let from = m.origin_unchecked();
             let piece = self.board[from.index()];
             debug_assert!(!piece.is_empty() && piece.color() == us, "{m} in\n{self}");
             let captured = self.board[to.index()];
@@ -396,7 +396,7 @@ impl Position {
         if let Some(kind) = m.drop_kind() {
             self.hands[us.index()].add(kind);
         } else {
-            let from = m.from_unchecked();
+            let from = m.origin_unchecked();
             let piece = if m.is_promotion() {
                 Piece::new(us, moved.kind().unpromoted())
             } else {
@@ -463,7 +463,7 @@ impl Position {
         match m.drop_kind() {
             Some(kind) => attacks::piece(kind, us, to, occ).contains(ksq),
             None => {
-                let from = m.from_unchecked();
+                let from = m.origin_unchecked();
                 let kind = self.board[from.index()].kind();
                 let kind = if m.is_promotion() {
                     kind.promoted().unwrap_or(kind)
@@ -554,7 +554,7 @@ impl Position {
             }
             return Ok(());
         }
-        let from = m.from_unchecked();
+        let from = m.origin_unchecked();
         let piece = self.board[from.index()];
         if piece.is_empty() || piece.color() != us {
             return Err(IllegalMove::NoPiece(from));

@@ -1,0 +1,212 @@
+//! The mate search: df-pn over the rules core.
+//!
+//! The attacker (the side to move at the root, unless the root is asked as
+//! an AND node) plays checking moves only; the defender plays every legal
+//! evasion. Three answers, never confused: a mate with its line, a proven
+//! "no mate", or "unknown" with the limit that stopped the search.
+//!
+//! ```
+//! use tsume::core::Position;
+//! use tsume::solver::{Limits, Outcome, Solver};
+//! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
+//! let mut solver = Solver::new(16);
+//! let result = solver.solve(&pos, &Limits::default()).unwrap();
+//! match result.outcome {
+//!     Outcome::Mate { moves } => assert_eq!(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["G*5b"]),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+pub mod exhaustive;
+pub mod hands;
+pub mod line;
+pub mod repetition;
+mod search;
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::core::{Color, Move, PieceKind, Position};
+
+use repetition::Repetitions;
+use search::Search;
+use tt::{INF, Table};
+
+/// Which limit stopped a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Nodes,
+    Time,
+    /// Stopped from outside (Ctrl-C, a USI `stop`).
+    Stopped,
+    /// The search went deeper than the solver's ply limit.
+    Depth,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Nodes => "node limit",
+            Limit::Time => "time limit",
+            Limit::Stopped => "stopped",
+            Limit::Depth => "depth limit",
+        })
+    }
+}
+
+/// The answer to a mate question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The attacker mates; `moves` is a checked mating line from the root
+    /// (attacker and defender moves alternating, ending in mate).
+    Mate { moves: Vec<Move> },
+    /// Proven: the attacker cannot force mate by checks.
+    NoMate,
+    /// Not decided: a limit was reached first.
+    Unknown(Limit),
+}
+
+/// Limits of one search.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this long.
+    pub time: Option<Duration>,
+    /// Ask whether the side to move (in check) is mated, instead of
+    /// whether it mates.
+    pub defender_to_move: bool,
+}
+
+/// A search result with its cost.
+#[derive(Clone, Debug)]
+pub struct SolveResult {
+    pub outcome: Outcome,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Why a position cannot be searched.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error("the defender ({0}) has no king on the board: there is nothing to mate")]
+    NoDefenderKing(Color),
+    #[error("the side to move is not in check, so it cannot be asked whether it is mated")]
+    NotInCheck,
+}
+
+/// A solver with its transposition table, kept between searches.
+pub struct Solver {
+    table: Table,
+    reps: Repetitions,
+    stop: Arc<AtomicBool>,
+}
+
+/// A key for the pieces out of play (in neither hand nor on the board).
+/// They never change during a search; mixing them into the table key makes
+/// "a larger attacker hand means a smaller defender hand" exact.
+fn out_of_play_salt(pos: &Position) -> u64 {
+    let mut salt = 0u64;
+    for k in PieceKind::HAND {
+        let mut n = pos.hand(Color::Black).count(k) + pos.hand(Color::White).count(k);
+        n += pos.pieces_of_kind(k).count();
+        if let Some(p) = k.promoted() {
+            n += pos.pieces_of_kind(p).count();
+        }
+        salt = salt.rotate_left(5) ^ (n as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
+    }
+    salt & !1
+}
+
+impl Solver {
+    /// A solver whose table uses about `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver { table: Table::new(hash_mb), reps: Repetitions::new(1 << 20), stop: Arc::new(AtomicBool::new(false)) }
+    }
+
+    /// A flag that stops the running search when set (it is cleared at the
+    /// start of each search).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Forgets all results.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.reps.clear();
+    }
+
+    /// Permille of the table in use (sampled).
+    pub fn hashfull(&self) -> u32 {
+        self.table.hashfull()
+    }
+
+    /// Searches `pos` within `limits`.
+    pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
+        let start = Instant::now();
+        let attacker = if limits.defender_to_move { !pos.side_to_move() } else { pos.side_to_move() };
+        if pos.king_square(!attacker).is_none() {
+            return Err(SolveError::NoDefenderKing(!attacker));
+        }
+        if limits.defender_to_move && !pos.in_check() {
+            return Err(SolveError::NotInCheck);
+        }
+        let deadline = limits.time.map(|t| start + t);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut search = Search {
+            table: &mut self.table,
+            reps: &mut self.reps,
+            attacker,
+            salt: out_of_play_salt(pos),
+            nodes: 0,
+            node_limit,
+            deadline,
+            stop: &self.stop,
+            aborted: None,
+            depth_cut: false,
+            stats: Default::default(),
+        };
+        search.reps.clear();
+        let mut root = pos.clone();
+        let root_key = root.key();
+        search.reps.push(root_key);
+        let r = search.mid(&mut root, root_key, INF, INF, 0);
+        let outcome = if r.pn == 0 {
+            match line::extract(&mut search, pos) {
+                Some(moves) => Outcome::Mate { moves },
+                None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
+            }
+        } else if r.dn == 0 {
+            if search.depth_cut { Outcome::Unknown(Limit::Depth) } else { Outcome::NoMate }
+        } else {
+            Outcome::Unknown(search.aborted.unwrap_or(Limit::Nodes))
+        };
+        let nodes = search.nodes;
+        if std::env::var_os("TSUME_DEBUG").is_some() {
+            eprintln!("{:?}", search.stats);
+        }
+        self.reps.clear();
+        Ok(SolveResult { outcome, nodes, elapsed: start.elapsed() })
+    }
+}
+
+/// Whether `moves` from `pos` is a mating line: every move legal, every
+/// attacker move a check, and the last position checkmate. `attacker` is
+/// the side that must give check.
+pub fn is_mating_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
+    let mut p = pos.clone();
+    for &m in moves {
+        if p.is_legal(m).is_err() {
+            return false;
+        }
+        let checking = p.side_to_move() == attacker;
+        p.do_move(m);
+        if checking && !p.in_check() {
+            return false;
+        }
+    }
+    p.side_to_move() != attacker && crate::core::movegen::is_checkmate(&p)
+}
+

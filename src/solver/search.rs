@@ -1,0 +1,544 @@
+//! The df-pn loop (Nagai 2002) with 1+epsilon thresholds, one ply of
+//! look-ahead at new nodes (df-pn+), proof and disproof hands, and
+//! path-keyed repetition results.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::core::{Color, Hand, Move, PieceKind, Position};
+
+use super::hands;
+use super::repetition::{Repetitions, extend_path};
+use super::tt::{INF, MAX_FINITE, Probe, Table};
+use super::Limit;
+
+/// Search depth past which a line is cut (treated like a repetition on
+/// this path, so a "no mate" that needed it is reported as unknown).
+pub const MAX_PLY: u32 = 3000;
+
+/// What a search of one node returns.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct NodeResult {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proof or disproof hand when final.
+    pub hand: Hand,
+    pub len: u16,
+    /// A disproof that holds only on this path.
+    pub path_dependent: bool,
+}
+
+#[derive(Copy, Clone)]
+struct Child {
+    mv: Move,
+    pn: u32,
+    dn: u32,
+    hand: Hand,
+    len: u16,
+    path_dependent: bool,
+    /// Whether `pn`/`dn` were looked up or estimated yet.
+    evaluated: bool,
+    /// A sibling that must be solved before this child is looked at
+    /// (delayed expansion), or `NO_PREV`.
+    prev: u16,
+}
+
+const NO_PREV: u16 = u16::MAX;
+
+impl Child {
+    #[inline(always)]
+    fn is_final(&self) -> bool {
+        self.evaluated && (self.pn == 0 || self.dn == 0)
+    }
+}
+
+/// Links moves that need not be searched side by side: the defender's
+/// drops on one square (a pawn first; a stronger piece only once the
+/// weaker one is refuted), and a pawn, bishop, rook (or lance to the
+/// second rank) not promoting, after the same move promoting. Searching
+/// them all at once inflates the proof numbers; the linked move is still
+/// searched before any result is final.
+fn link_delayed(pos: &Position, moves: &[Move], or_node: bool, prev: &mut [u16]) {
+    let us = pos.side_to_move();
+    let mut last_drop_at = [NO_PREV; 81];
+    for (i, &m) in moves.iter().enumerate() {
+        prev[i] = NO_PREV;
+        if m.is_drop() {
+            if !or_node {
+                let to = m.to().index();
+                prev[i] = last_drop_at[to];
+                last_drop_at[to] = i as u16;
+            }
+            continue;
+        }
+        if m.is_promotion() {
+            continue;
+        }
+        let from = m.from().expect("board move");
+        let Some(piece) = pos.piece_at(from) else { continue };
+        let delay = match piece.kind() {
+            PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook => true,
+            PieceKind::Lance => m.to().relative_rank(us) == 2,
+            _ => false,
+        };
+        if !delay {
+            continue;
+        }
+        let promoted = Move::new(from, m.to(), true);
+        for j in (0..i).rev() {
+            if moves[j] == promoted {
+                prev[i] = j as u16;
+                break;
+            }
+            if moves[j].from() != Some(from) && j + 40 < i {
+                break;
+            }
+        }
+    }
+}
+
+/// One search over a shared table.
+pub(crate) struct Search<'a> {
+    pub table: &'a mut Table,
+    pub reps: &'a mut Repetitions,
+    pub attacker: Color,
+    pub salt: u64,
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub deadline: Option<Instant>,
+    pub stop: &'a AtomicBool,
+    pub aborted: Option<Limit>,
+    pub depth_cut: bool,
+    pub stats: Stats,
+}
+
+/// Counters for tuning.
+#[derive(Default, Debug, Clone)]
+pub struct Stats {
+    pub new_nodes: u64,
+    pub tt_hits: u64,
+    pub rep_hits: u64,
+    pub path_records: u64,
+    pub max_ply: u32,
+}
+
+#[inline(always)]
+fn sat_add(a: u32, b: u32) -> u32 {
+    (a as u64 + b as u64).min(MAX_FINITE as u64) as u32
+}
+
+/// The threshold for the best child given the second best value (1+ε).
+#[inline(always)]
+fn widen(second: u32) -> u32 {
+    if second >= MAX_FINITE {
+        return INF;
+    }
+    let s = second as u64;
+    (s + s / 4 + 1).min(MAX_FINITE as u64) as u32
+}
+
+impl Search<'_> {
+    #[inline(always)]
+    fn key(&self, pos: &Position) -> u64 {
+        pos.board_key() ^ self.salt
+    }
+
+    #[inline(always)]
+    fn attacker_hand(&self, pos: &Position) -> Hand {
+        pos.hand(self.attacker)
+    }
+
+    /// Counts a node and checks the limits; sets `aborted` when one is hit.
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.aborted.is_some() {
+            return;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = Some(Limit::Nodes);
+        } else if self.nodes & 255 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = Some(Limit::Stopped);
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = Some(Limit::Time);
+            }
+        }
+    }
+
+    /// Stores a final or intermediate result of `pos`.
+    fn store(&mut self, pos: &Position, r: &NodeResult, mv: Option<Move>, work: u64) {
+        if r.path_dependent {
+            return;
+        }
+        let hand = if r.pn == 0 || r.dn == 0 { r.hand } else { self.attacker_hand(pos) };
+        let key = self.key(pos);
+        self.table.store(key, hand, r.pn, r.dn, r.len, mv, work);
+    }
+
+    /// What the table knows of `pos` for the current attacker.
+    pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        self.table.probe(self.key(pos), self.attacker_hand(pos))
+    }
+
+    /// The first estimate of a position never searched: mates and
+    /// dead ends one ply ahead are found here (df-pn+ look-ahead).
+    fn evaluate_new(&mut self, pos: &mut Position) -> NodeResult {
+        let hand = self.attacker_hand(pos);
+        if pos.side_to_move() == self.attacker {
+            // OR node: a mate in one, or no check at all.
+            let mut checks = MoveList::new();
+            generate_checks(pos, &mut checks);
+            if checks.is_empty() {
+                let r = NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: hands::or_disproof_hand_without_moves(pos),
+                    len: 0,
+                    path_dependent: false,
+                };
+                self.store(pos, &r, None, 1);
+                return r;
+            }
+            for &m in checks.iter() {
+                let undo = pos.do_move(m);
+                let mated = !crate::core::movegen::has_legal_move(pos);
+                let mated_hand = if mated { Some(hands::and_proof_hand(pos, Hand::EMPTY)) } else { None };
+                pos.undo_move(m, undo);
+                if let Some(h) = mated_hand {
+                    let r = NodeResult {
+                        pn: 0,
+                        dn: INF,
+                        hand: hands::or_proof_hand(pos, m, h),
+                        len: 1,
+                        path_dependent: false,
+                    };
+                    self.store(pos, &r, Some(m), 1);
+                    return r;
+                }
+            }
+            let r = NodeResult { pn: 1, dn: init_or_dn(checks.len()), hand, len: 0, path_dependent: false };
+            self.store(pos, &r, None, 0);
+            r
+        } else {
+            // AND node: mated, or the number of evasions.
+            let mut evasions = MoveList::new();
+            generate_evasions(pos, &mut evasions);
+            if evasions.is_empty() {
+                let r = NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: hands::and_proof_hand(pos, Hand::EMPTY),
+                    len: 0,
+                    path_dependent: false,
+                };
+                self.store(pos, &r, None, 1);
+                return r;
+            }
+            let r = NodeResult { pn: init_and_pn(&evasions, pos), dn: 1, hand, len: 0, path_dependent: false };
+            self.store(pos, &r, None, 0);
+            r
+        }
+    }
+
+    /// The state of the child reached by `m` (already played on `pos`).
+    fn child_state(&mut self, pos: &mut Position, path: u64) -> (NodeResult, u64) {
+        let key = pos.key();
+        let child_path = extend_path(path, key);
+        let probe = self.table.probe(self.key(pos), self.attacker_hand(pos));
+        if let Some(p) = probe
+            && p.is_disproven()
+        {
+            return (from_probe(&p), child_path);
+        }
+        if self.reps.on_path(key) || self.reps.recorded(child_path) {
+            self.stats.rep_hits += 1;
+            let r = NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: self.attacker_hand(pos),
+                len: 0,
+                path_dependent: true,
+            };
+            return (r, child_path);
+        }
+        match probe {
+            Some(p) => {
+                self.stats.tt_hits += 1;
+                (from_probe(&p), child_path)
+            }
+            None => {
+                self.stats.new_nodes += 1;
+                (self.evaluate_new(pos), child_path)
+            }
+        }
+    }
+
+    /// Searches `pos` (reached by path hash `path`, already on the path)
+    /// until its proof number reaches `thpn` or its disproof number `thdn`,
+    /// or it is solved, or a limit is hit.
+    pub fn mid(&mut self, pos: &mut Position, path: u64, thpn: u32, thdn: u32, ply: u32) -> NodeResult {
+        self.count_node();
+        let start_nodes = self.nodes;
+        let or_node = pos.side_to_move() == self.attacker;
+        self.stats.max_ply = self.stats.max_ply.max(ply);
+        if ply >= MAX_PLY {
+            self.depth_cut = true;
+            self.reps.record(path);
+            return NodeResult { pn: INF, dn: 0, hand: Hand::EMPTY, len: 0, path_dependent: true };
+        }
+
+        let mut moves = MoveList::new();
+        if or_node {
+            generate_checks(pos, &mut moves);
+        } else {
+            generate_evasions(pos, &mut moves);
+        }
+        if moves.is_empty() {
+            let r = if or_node {
+                NodeResult { pn: INF, dn: 0, hand: hands::or_disproof_hand_without_moves(pos), len: 0, path_dependent: false }
+            } else {
+                NodeResult { pn: 0, dn: INF, hand: hands::and_proof_hand(pos, Hand::EMPTY), len: 0, path_dependent: false }
+            };
+            self.store(pos, &r, None, 1);
+            return r;
+        }
+
+        let mut prev = [NO_PREV; 600];
+        link_delayed(pos, &moves, or_node, &mut prev);
+        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        let mut paths: Vec<u64> = vec![0; moves.len()];
+        for (i, &m) in moves.iter().enumerate() {
+            children.push(Child {
+                mv: m,
+                pn: 1,
+                dn: 1,
+                hand: Hand::EMPTY,
+                len: 0,
+                path_dependent: false,
+                evaluated: false,
+                prev: prev[i],
+            });
+        }
+
+        loop {
+            // Look at the children that became active.
+            for i in 0..children.len() {
+                let c = children[i];
+                if c.evaluated || (c.prev != NO_PREV && !children[c.prev as usize].is_final()) {
+                    continue;
+                }
+                let undo = pos.do_move(c.mv);
+                let (r, child_path) = self.child_state(pos, path);
+                pos.undo_move(c.mv, undo);
+                let ch = &mut children[i];
+                ch.pn = r.pn;
+                ch.dn = r.dn;
+                ch.hand = r.hand;
+                ch.len = r.len;
+                ch.path_dependent = r.path_dependent;
+                ch.evaluated = true;
+                paths[i] = child_path;
+                // An OR node with a proven child is proven: no need to look further.
+                if or_node && r.pn == 0 {
+                    break;
+                }
+            }
+            let (pn, dn) = combine(&children, or_node);
+            if pn == 0 || dn == 0 {
+                let work = self.nodes - start_nodes + 1;
+                return self.finish(pos, path, &children, or_node, pn, work);
+            }
+            if pn >= thpn || dn >= thdn || self.aborted.is_some() {
+                let r = NodeResult { pn, dn, hand: Hand::EMPTY, len: 0, path_dependent: false };
+                let best = select(&children, or_node).0;
+                self.store(pos, &r, Some(children[best].mv), self.nodes - start_nodes + 1);
+                return r;
+            }
+            let (best, second) = select(&children, or_node);
+            let c = children[best];
+            let (child_thpn, child_thdn) = if or_node {
+                (thpn.min(widen(second)), sub_sibling_sum(thdn, dn, c.dn))
+            } else {
+                (sub_sibling_sum(thpn, pn, c.pn), thdn.min(widen(second)))
+            };
+            let m = c.mv;
+            let undo = pos.do_move(m);
+            let key = pos.key();
+            self.reps.push(key);
+            let r = self.mid(pos, paths[best], child_thpn, child_thdn, ply + 1);
+            self.reps.pop(key);
+            pos.undo_move(m, undo);
+            let ch = &mut children[best];
+            ch.pn = r.pn;
+            ch.dn = r.dn;
+            ch.hand = r.hand;
+            ch.len = r.len;
+            ch.path_dependent = r.path_dependent;
+        }
+    }
+
+    /// Builds, stores and returns the final result of a solved node.
+    fn finish(&mut self, pos: &Position, path: u64, children: &[Child], or_node: bool, pn: u32, work: u64) -> NodeResult {
+        let proven = pn == 0;
+        let r;
+        let mut mv = None;
+        if or_node && proven {
+            let best = children
+                .iter()
+                .filter(|c| c.pn == 0)
+                .min_by_key(|c| c.len)
+                .expect("a proven child");
+            mv = Some(best.mv);
+            r = NodeResult {
+                pn: 0,
+                dn: INF,
+                hand: hands::or_proof_hand(pos, best.mv, best.hand),
+                len: best.len.saturating_add(1),
+                path_dependent: false,
+            };
+        } else if !or_node && proven {
+            let mut max = Hand::EMPTY;
+            let mut len = 0;
+            for c in children {
+                max = max.max(c.hand);
+                if c.len >= len {
+                    len = c.len;
+                    mv = Some(c.mv);
+                }
+            }
+            r = NodeResult {
+                pn: 0,
+                dn: INF,
+                hand: hands::and_proof_hand(pos, max),
+                len: len.saturating_add(1),
+                path_dependent: false,
+            };
+        } else if or_node {
+            // Every check fails.
+            if children.iter().any(|c| c.path_dependent) {
+                r = NodeResult { pn: INF, dn: 0, hand: Hand::EMPTY, len: 0, path_dependent: true };
+            } else {
+                let mut min: Option<Hand> = None;
+                for c in children {
+                    let h = hands::or_disproof_from_child(pos, c.mv, c.hand);
+                    min = Some(min.map_or(h, |m| m.min(h)));
+                }
+                r = NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: hands::or_disproof_hand(pos, min.unwrap_or(Hand::EMPTY)),
+                    len: 0,
+                    path_dependent: false,
+                };
+            }
+        } else {
+            // Some defence refutes every attack; prefer one that holds on
+            // every path.
+            let refuting = children
+                .iter()
+                .filter(|c| c.dn == 0)
+                .min_by_key(|c| c.path_dependent)
+                .expect("a disproven child");
+            mv = Some(refuting.mv);
+            r = if refuting.path_dependent {
+                NodeResult { pn: INF, dn: 0, hand: Hand::EMPTY, len: 0, path_dependent: true }
+            } else {
+                NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: hands::and_disproof_hand(pos, refuting.mv, refuting.hand),
+                    len: 0,
+                    path_dependent: false,
+                }
+            };
+        }
+        if r.path_dependent {
+            self.stats.path_records += 1;
+            self.reps.record(path);
+        } else {
+            self.store(pos, &r, mv, work);
+        }
+        r
+    }
+}
+
+fn from_probe(p: &Probe) -> NodeResult {
+    NodeResult { pn: p.pn, dn: p.dn, hand: p.hand, len: p.len, path_dependent: false }
+}
+
+/// The node's numbers from its children: at an OR node the minimum proof
+/// number and the sum of disproof numbers; the reverse at an AND node.
+#[inline]
+fn combine(children: &[Child], or_node: bool) -> (u32, u32) {
+    let mut min = INF;
+    let mut sum = 0u32;
+    let mut all_final = true;
+    for c in children {
+        if !c.evaluated {
+            all_final = false;
+            continue;
+        }
+        let (a, b) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        min = min.min(a);
+        if b == INF {
+            sum = INF;
+        } else if sum != INF {
+            sum = sat_add(sum, b);
+        }
+        if b != 0 {
+            all_final = false;
+        }
+    }
+    if min == 0 {
+        sum = INF;
+    } else if all_final {
+        sum = 0;
+    }
+    if or_node { (min, sum) } else { (sum, min) }
+}
+
+/// The child to search (smallest proof number at an OR node, smallest
+/// disproof number at an AND node) and the second smallest value.
+#[inline]
+fn select(children: &[Child], or_node: bool) -> (usize, u32) {
+    let mut best = 0;
+    let mut best_v = INF;
+    let mut second = INF;
+    for (i, c) in children.iter().enumerate() {
+        if !c.evaluated {
+            continue;
+        }
+        let v = if or_node { c.pn } else { c.dn };
+        if v < best_v || (v == best_v && !children[best].evaluated) {
+            second = best_v;
+            best_v = v;
+            best = i;
+        } else if v < second {
+            second = v;
+        }
+    }
+    (best, second)
+}
+
+/// The threshold left for one child out of a summed number: the node's
+/// threshold minus what its siblings contribute.
+#[inline]
+fn sub_sibling_sum(th: u32, total: u32, own: u32) -> u32 {
+    if th == INF {
+        return INF;
+    }
+    let siblings = total as u64 - own.min(total) as u64;
+    (th as u64).saturating_sub(siblings).min(MAX_FINITE as u64) as u32
+}
+
+/// First disproof number of an OR node: its number of checks.
+fn init_or_dn(checks: usize) -> u32 {
+    checks as u32
+}
+
+/// First proof number of an AND node: its number of evasions.
+fn init_and_pn(evasions: &MoveList, _pos: &Position) -> u32 {
+    evasions.len() as u32
+}

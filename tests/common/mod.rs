@@ -1,0 +1,67 @@
+//! Shared helpers for the integration tests: problem files and checks.
+#![allow(dead_code)]
+
+use tsume::core::movegen::evasion_moves;
+use tsume::core::{Color, Move, Position};
+use tsume::solver::{Limits, Outcome, Solver, is_mating_line};
+
+/// One row of a problem file.
+pub struct Problem {
+    pub sfen: String,
+    pub length: i32,
+    pub solution: Vec<String>,
+    pub name: String,
+}
+
+/// The rows of `problems/<file>`.
+pub fn problems(file: &str) -> Vec<Problem> {
+    let path = format!("{}/problems/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Problem {
+                sfen: f[0].to_string(),
+                length: f.get(1).and_then(|s| s.parse().ok()).unwrap_or(0),
+                solution: f.get(2).map(|s| s.split_whitespace().map(String::from).collect()).unwrap_or_default(),
+                name: f.get(3).unwrap_or(&"").to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Checks that `moves` mates from `pos`, and that at every defender turn
+/// along it each other evasion is mated too (solved again, line replayed).
+pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], name: &str) {
+    let attacker = pos.side_to_move();
+    assert!(is_mating_line(pos, moves, attacker), "{name}: line {moves:?} is not a mate");
+    let mut p = pos.clone();
+    for (i, &m) in moves.iter().enumerate() {
+        if p.side_to_move() != attacker {
+            for &alt in evasion_moves(&p).iter() {
+                if alt == m {
+                    continue;
+                }
+                let after = p.after(alt);
+                let r = solver.solve(&after, &Limits { nodes: Some(5_000_000), ..Limits::default() }).unwrap();
+                match r.outcome {
+                    Outcome::Mate { moves: alt_line } => {
+                        assert!(
+                            is_mating_line(&after, &alt_line, attacker),
+                            "{name}: ply {} defence {alt}: line {alt_line:?} is not a mate",
+                            i + 1
+                        );
+                    }
+                    other => panic!("{name}: ply {} defence {alt} is not mated: {other:?}", i + 1),
+                }
+            }
+        }
+        p.do_move(m);
+    }
+}
+
+/// The side that attacks in `pos` (the side to move).
+pub fn attacker(pos: &Position) -> Color {
+    pos.side_to_move()
+}

@@ -1,0 +1,72 @@
+//! Every mate of the shared short-problem sets is found, with a sound line
+//! whose every defender alternative is mated too.
+
+mod common;
+
+use common::{assert_sound_mate, problems};
+use tsume::core::Position;
+use tsume::solver::{Limits, Outcome, Solver};
+
+fn solve_set(file: &str, node_limit: u64, check_alternatives: bool) {
+    let mut solver = Solver::new(64);
+    let mut failures = Vec::new();
+    let mut total_nodes = 0;
+    let mut illegal = 0;
+    let rows = problems(file);
+    for p in rows.iter().filter(|p| p.length >= 0) {
+        // Some generated rows hold two pawns of a side on one file: not a
+        // legal position, but still a playable one.
+        let pos: Position = match p.sfen.parse() {
+            Ok(pos) => pos,
+            Err(tsume::core::SfenError::TwoPawns { .. }) => {
+                illegal += 1;
+                Position::from_sfen_relaxed(&p.sfen).unwrap()
+            }
+            Err(e) => panic!("{}: {e}", p.name),
+        };
+        let r = solver.solve(&pos, &Limits { nodes: Some(node_limit), ..Limits::default() }).unwrap();
+        total_nodes += r.nodes;
+        match r.outcome {
+            Outcome::Mate { moves } => {
+                if check_alternatives {
+                    assert_sound_mate(&mut solver, &pos, &moves, &p.name);
+                } else {
+                    assert!(tsume::solver::is_mating_line(&pos, &moves, pos.side_to_move()), "{}", p.name);
+                }
+            }
+            other => failures.push(format!("{} ({}): {other:?}", p.name, p.sfen)),
+        }
+    }
+    eprintln!("{file}: {} problems ({illegal} with two pawns on a file), {total_nodes} nodes", rows.len());
+    assert!(failures.is_empty(), "{file}: {} not solved:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn antma_tests() {
+    solve_set("antma_tests.tsv", 1_000_000, true);
+}
+
+#[test]
+fn tsumemi_samples() {
+    solve_set("tsumemi_samples.tsv", 1_000_000, true);
+}
+
+#[test]
+fn misc_small() {
+    solve_set("misc_small.tsv", 1_000_000, true);
+}
+
+#[test]
+fn cshogi_tests() {
+    solve_set("cshogi_tests.tsv", 5_000_000, true);
+}
+
+#[test]
+fn yaneuraou_mate_samples() {
+    solve_set("yaneuraou_mate_samples.tsv", 5_000_000, true);
+}
+
+#[test]
+fn tanuki_generated() {
+    solve_set("tanuki_generated.tsv", 1_000_000, false);
+}
