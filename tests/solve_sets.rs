@@ -24,21 +24,41 @@ fn solve_set(file: &str, node_limit: u64, check_alternatives: bool) {
             }
             Err(e) => panic!("{}: {e}", p.name),
         };
-        let r = solver.solve(&pos, &Limits { nodes: Some(node_limit), ..Limits::default() }).unwrap();
+        let r = solver
+            .solve(
+                &pos,
+                &Limits {
+                    nodes: Some(node_limit),
+                    ..Limits::default()
+                },
+            )
+            .unwrap();
         total_nodes += r.nodes;
         match r.outcome {
             Outcome::Mate { moves } => {
                 if check_alternatives {
                     assert_sound_mate(&mut solver, &pos, &moves, &p.name);
                 } else {
-                    assert!(tsume::solver::is_mating_line(&pos, &moves, pos.side_to_move()), "{}", p.name);
+                    assert!(
+                        tsume::solver::is_mating_line(&pos, &moves, pos.side_to_move()),
+                        "{}",
+                        p.name
+                    );
                 }
             }
             other => failures.push(format!("{} ({}): {other:?}", p.name, p.sfen)),
         }
     }
-    eprintln!("{file}: {} problems ({illegal} with two pawns on a file), {total_nodes} nodes", rows.len());
-    assert!(failures.is_empty(), "{file}: {} not solved:\n{}", failures.len(), failures.join("\n"));
+    eprintln!(
+        "{file}: {} problems ({illegal} with two pawns on a file), {total_nodes} nodes",
+        rows.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{file}: {} not solved:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

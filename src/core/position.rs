@@ -271,21 +271,57 @@ impl Position {
         use PieceKind::*;
         let them = !color;
         let k = &self.by_kind;
-        let a = (attacks::pawn(them, sq) & k[Pawn as usize])
+        let own = self.by_color[color.index()];
+        let mut a = (attacks::pawn(them, sq) & k[Pawn as usize])
             | (attacks::knight(them, sq) & k[Knight as usize])
             | (attacks::silver(them, sq) & k[Silver as usize])
             | (attacks::gold(them, sq) & self.golds())
-            | (attacks::king(sq) & (k[King as usize] | k[Horse as usize] | k[Dragon as usize]))
-            | (attacks::lance(them, sq, occ) & k[Lance as usize])
-            | (attacks::bishop(sq, occ) & (k[Bishop as usize] | k[Horse as usize]))
-            | (attacks::rook(sq, occ) & (k[Rook as usize] | k[Dragon as usize]));
-        a & self.by_color[color.index()]
+            | (attacks::king(sq) & (k[King as usize] | k[Horse as usize] | k[Dragon as usize]));
+        let lances = k[Lance as usize] & own;
+        if (attacks::lance_pseudo(them, sq) & lances).is_nonempty() {
+            a |= attacks::lance(them, sq, occ) & lances;
+        }
+        let bishops = (k[Bishop as usize] | k[Horse as usize]) & own;
+        if (attacks::bishop_pseudo(sq) & bishops).is_nonempty() {
+            a |= attacks::bishop(sq, occ) & bishops;
+        }
+        let rooks = (k[Rook as usize] | k[Dragon as usize]) & own;
+        if (attacks::rook_pseudo(sq) & rooks).is_nonempty() {
+            a |= attacks::rook(sq, occ) & rooks;
+        }
+        a & own
     }
 
     /// Whether `color` attacks `sq` with the given occupancy.
     #[inline]
     pub fn is_attacked(&self, color: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to(color, sq, occ).is_nonempty()
+        use PieceKind::*;
+        let them = !color;
+        let k = &self.by_kind;
+        let own = self.by_color[color.index()];
+        let steps = (attacks::pawn(them, sq) & k[Pawn as usize])
+            | (attacks::knight(them, sq) & k[Knight as usize])
+            | (attacks::silver(them, sq) & k[Silver as usize])
+            | (attacks::gold(them, sq) & self.golds())
+            | (attacks::king(sq) & (k[King as usize] | k[Horse as usize] | k[Dragon as usize]));
+        if (steps & own).is_nonempty() {
+            return true;
+        }
+        let rooks = (k[Rook as usize] | k[Dragon as usize]) & own;
+        if (attacks::rook_pseudo(sq) & rooks).is_nonempty()
+            && (attacks::rook(sq, occ) & rooks).is_nonempty()
+        {
+            return true;
+        }
+        let bishops = (k[Bishop as usize] | k[Horse as usize]) & own;
+        if (attacks::bishop_pseudo(sq) & bishops).is_nonempty()
+            && (attacks::bishop(sq, occ) & bishops).is_nonempty()
+        {
+            return true;
+        }
+        let lances = k[Lance as usize] & own;
+        (attacks::lance_pseudo(them, sq) & lances).is_nonempty()
+            && (attacks::lance(them, sq, occ) & lances).is_nonempty()
     }
 
     /// Pieces (of either colour) that alone stand between `color`'s king and
@@ -373,10 +409,40 @@ impl Position {
         self.board_key ^= zobrist::BOARD[moved.index()][to.index()] ^ zobrist::SIDE;
         self.side = them;
         self.ply += 1;
+        // Checks after the move: by the moved piece, or discovered behind
+        // the square it left.
         self.checkers = match self.kings[them.index()] {
-            Some(k) => self.attackers_to(us, k, self.occupied()),
+            Some(ksq) => {
+                let occ = self.occupied();
+                let mut c = Bitboard::EMPTY;
+                if moved.kind() != PieceKind::King
+                    && attacks::piece(moved.kind(), us, to, occ).contains(ksq)
+                {
+                    c.set(to);
+                }
+                if let Some(from) = m.from()
+                    && undo.blockers[them.index()].contains(from)
+                {
+                    use PieceKind::*;
+                    let k = &self.by_kind;
+                    let sliders = (attacks::rook(ksq, occ)
+                        & (k[Rook as usize] | k[Dragon as usize]))
+                        | (attacks::bishop(ksq, occ) & (k[Bishop as usize] | k[Horse as usize]))
+                        | (attacks::lance(them, ksq, occ) & k[Lance as usize]);
+                    c |= sliders & self.by_color[us.index()] & attacks::line(ksq, from);
+                }
+                c
+            }
             None => Bitboard::EMPTY,
         };
+        debug_assert_eq!(
+            self.checkers,
+            self.kings[them.index()].map_or(Bitboard::EMPTY, |k| self.attackers_to(
+                us,
+                k,
+                self.occupied()
+            ))
+        );
         self.blockers = [
             self.slider_blockers(Color::Black),
             self.slider_blockers(Color::White),
@@ -449,6 +515,34 @@ impl Position {
         }
         let can = from.in_promotion_zone(us) || to.in_promotion_zone(us);
         (can, can && must_promote(kind, us, to))
+    }
+
+    /// The board key after `m` (a legal move), without playing it: lets a
+    /// search prefetch table entries of children.
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let to = m.to();
+        let mut key = self.board_key ^ zobrist::SIDE;
+        match m.drop_kind() {
+            Some(kind) => key ^= zobrist::BOARD[Piece::new(us, kind).index()][to.index()],
+            None => {
+                let from = m.origin_unchecked();
+                let piece = self.board[from.index()];
+                let moved = if m.is_promotion() {
+                    Piece::new(us, piece.kind().promoted().unwrap_or(piece.kind()))
+                } else {
+                    piece
+                };
+                let captured = self.board[to.index()];
+                key ^= zobrist::BOARD[piece.index()][from.index()]
+                    ^ zobrist::BOARD[moved.index()][to.index()];
+                if !captured.is_empty() {
+                    key ^= zobrist::BOARD[captured.index()][to.index()];
+                }
+            }
+        }
+        key
     }
 
     /// Whether `m` (legal in this position) gives check.

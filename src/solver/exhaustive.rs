@@ -9,8 +9,8 @@
 //! assert_eq!(shortest_mate(&pos, 5), Some(1));
 //! ```
 
-use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::Position;
+use crate::core::movegen::{check_moves, evasion_moves};
 
 /// Whether the side to move mates within `plies` (odd counts make sense),
 /// with a repeated position counted as a failure of the attacker.

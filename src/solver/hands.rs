@@ -149,6 +149,9 @@ mod tests {
     fn drops_and_captures_move_pieces_between_hands() {
         let pos: Position = "8k/9/9/9/9/9/9/9/9 b G 1".parse().unwrap();
         let m: Move = "G*1b".parse().unwrap();
-        assert_eq!(or_proof_hand(&pos, m, Hand::EMPTY).count(PieceKind::Gold), 1);
+        assert_eq!(
+            or_proof_hand(&pos, m, Hand::EMPTY).count(PieceKind::Gold),
+            1
+        );
     }
 }

@@ -61,14 +61,25 @@ pub(crate) fn extract(search: &mut Search, root: &Position) -> Option<Vec<Move>>
 
 /// The move to follow from `pos`, searching again where the table lost a
 /// result.
-fn pick(search: &mut Search, pos: &mut Position, list: &MoveList, or_node: bool, seen: &HashSet<u64>, path: u64) -> Option<Move> {
+fn pick(
+    search: &mut Search,
+    pos: &mut Position,
+    list: &MoveList,
+    or_node: bool,
+    seen: &HashSet<u64>,
+    path: u64,
+) -> Option<Move> {
     for attempt in 0..2 {
         let mut best: Option<(Move, u16)> = None;
         let mut missing = Vec::new();
         for &m in list.iter() {
             let undo = pos.do_move(m);
             let key = pos.key();
-            let probe = if seen.contains(&key) { None } else { search.probe(pos) };
+            let probe = if seen.contains(&key) {
+                None
+            } else {
+                search.probe(pos)
+            };
             pos.undo_move(m, undo);
             match probe {
                 Some(p) if p.pn == 0 => {

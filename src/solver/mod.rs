@@ -123,7 +123,11 @@ fn out_of_play_salt(pos: &Position) -> u64 {
 impl Solver {
     /// A solver whose table uses about `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Solver {
-        Solver { table: Table::new(hash_mb), reps: Repetitions::new(1 << 20), stop: Arc::new(AtomicBool::new(false)) }
+        Solver {
+            table: Table::new(hash_mb),
+            reps: Repetitions::new(1 << 20),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
     }
 
     /// A flag that stops the running search when set (it is cleared at the
@@ -146,7 +150,11 @@ impl Solver {
     /// Searches `pos` within `limits`.
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let attacker = if limits.defender_to_move { !pos.side_to_move() } else { pos.side_to_move() };
+        let attacker = if limits.defender_to_move {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
         if pos.king_square(!attacker).is_none() {
             return Err(SolveError::NoDefenderKing(!attacker));
         }
@@ -179,7 +187,11 @@ impl Solver {
                 None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
             }
         } else if r.dn == 0 {
-            if search.depth_cut { Outcome::Unknown(Limit::Depth) } else { Outcome::NoMate }
+            if search.depth_cut {
+                Outcome::Unknown(Limit::Depth)
+            } else {
+                Outcome::NoMate
+            }
         } else {
             Outcome::Unknown(search.aborted.unwrap_or(Limit::Nodes))
         };
@@ -188,7 +200,32 @@ impl Solver {
             eprintln!("{:?}", search.stats);
         }
         self.reps.clear();
-        Ok(SolveResult { outcome, nodes, elapsed: start.elapsed() })
+        Ok(SolveResult {
+            outcome,
+            nodes,
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+impl Solver {
+    /// What the table holds for each legal reply in `pos` (the attacker is
+    /// `attacker`): move, proof number, disproof number. For diagnostics.
+    #[doc(hidden)]
+    pub fn debug_children(&self, pos: &Position, attacker: Color) -> Vec<(Move, u32, u32)> {
+        let salt = out_of_play_salt(pos);
+        let mut out = Vec::new();
+        for &m in crate::core::movegen::legal_moves(pos).iter() {
+            let after = pos.after(m);
+            if pos.side_to_move() == attacker && !after.in_check() {
+                continue;
+            }
+            let p = self
+                .table
+                .probe(after.board_key() ^ salt, after.hand(attacker));
+            out.push((m, p.map_or(0, |p| p.pn), p.map_or(0, |p| p.dn)));
+        }
+        out
     }
 }
 
@@ -209,4 +246,3 @@ pub fn is_mating_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
     }
     p.side_to_move() != attacker && crate::core::movegen::is_checkmate(&p)
 }
-

@@ -28,7 +28,11 @@ impl Repetitions {
     /// At most `limit` path-dependent results are kept; past that the set
     /// is emptied (which costs re-search, never soundness).
     pub fn new(limit: usize) -> Repetitions {
-        Repetitions { on_path: HashMap::new(), path_disproofs: HashSet::new(), limit }
+        Repetitions {
+            on_path: HashMap::new(),
+            path_disproofs: HashSet::new(),
+            limit,
+        }
     }
 
     /// Forgets everything.

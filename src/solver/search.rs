@@ -8,10 +8,10 @@ use std::time::Instant;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Color, Hand, Move, PieceKind, Position};
 
+use super::Limit;
 use super::hands;
 use super::repetition::{Repetitions, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
-use super::Limit;
 
 /// Search depth past which a line is cut (treated like a repetition on
 /// this path, so a "no mate" that needed it is reported as unknown).
@@ -76,7 +76,9 @@ fn link_delayed(pos: &Position, moves: &[Move], or_node: bool, prev: &mut [u16])
             continue;
         }
         let from = m.from().expect("board move");
-        let Some(piece) = pos.piece_at(from) else { continue };
+        let Some(piece) = pos.piece_at(from) else {
+            continue;
+        };
         let delay = match piece.kind() {
             PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook => true,
             PieceKind::Lance => m.to().relative_rank(us) == 2,
@@ -172,7 +174,11 @@ impl Search<'_> {
         if r.path_dependent {
             return;
         }
-        let hand = if r.pn == 0 || r.dn == 0 { r.hand } else { self.attacker_hand(pos) };
+        let hand = if r.pn == 0 || r.dn == 0 {
+            r.hand
+        } else {
+            self.attacker_hand(pos)
+        };
         let key = self.key(pos);
         self.table.store(key, hand, r.pn, r.dn, r.len, mv, work);
     }
@@ -204,7 +210,11 @@ impl Search<'_> {
             for &m in checks.iter() {
                 let undo = pos.do_move(m);
                 let mated = !crate::core::movegen::has_legal_move(pos);
-                let mated_hand = if mated { Some(hands::and_proof_hand(pos, Hand::EMPTY)) } else { None };
+                let mated_hand = if mated {
+                    Some(hands::and_proof_hand(pos, Hand::EMPTY))
+                } else {
+                    None
+                };
                 pos.undo_move(m, undo);
                 if let Some(h) = mated_hand {
                     let r = NodeResult {
@@ -218,7 +228,13 @@ impl Search<'_> {
                     return r;
                 }
             }
-            let r = NodeResult { pn: 1, dn: init_or_dn(checks.len()), hand, len: 0, path_dependent: false };
+            let r = NodeResult {
+                pn: 1,
+                dn: init_or_dn(checks.len()),
+                hand,
+                len: 0,
+                path_dependent: false,
+            };
             self.store(pos, &r, None, 0);
             r
         } else {
@@ -236,7 +252,13 @@ impl Search<'_> {
                 self.store(pos, &r, None, 1);
                 return r;
             }
-            let r = NodeResult { pn: init_and_pn(&evasions, pos), dn: 1, hand, len: 0, path_dependent: false };
+            let r = NodeResult {
+                pn: init_and_pn(&evasions, pos),
+                dn: 1,
+                hand,
+                len: 0,
+                path_dependent: false,
+            };
             self.store(pos, &r, None, 0);
             r
         }
@@ -278,7 +300,14 @@ impl Search<'_> {
     /// Searches `pos` (reached by path hash `path`, already on the path)
     /// until its proof number reaches `thpn` or its disproof number `thdn`,
     /// or it is solved, or a limit is hit.
-    pub fn mid(&mut self, pos: &mut Position, path: u64, thpn: u32, thdn: u32, ply: u32) -> NodeResult {
+    pub fn mid(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        thpn: u32,
+        thdn: u32,
+        ply: u32,
+    ) -> NodeResult {
         self.count_node();
         let start_nodes = self.nodes;
         let or_node = pos.side_to_move() == self.attacker;
@@ -286,7 +315,13 @@ impl Search<'_> {
         if ply >= MAX_PLY {
             self.depth_cut = true;
             self.reps.record(path);
-            return NodeResult { pn: INF, dn: 0, hand: Hand::EMPTY, len: 0, path_dependent: true };
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: Hand::EMPTY,
+                len: 0,
+                path_dependent: true,
+            };
         }
 
         let mut moves = MoveList::new();
@@ -297,9 +332,21 @@ impl Search<'_> {
         }
         if moves.is_empty() {
             let r = if or_node {
-                NodeResult { pn: INF, dn: 0, hand: hands::or_disproof_hand_without_moves(pos), len: 0, path_dependent: false }
+                NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: hands::or_disproof_hand_without_moves(pos),
+                    len: 0,
+                    path_dependent: false,
+                }
             } else {
-                NodeResult { pn: 0, dn: INF, hand: hands::and_proof_hand(pos, Hand::EMPTY), len: 0, path_dependent: false }
+                NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: hands::and_proof_hand(pos, Hand::EMPTY),
+                    len: 0,
+                    path_dependent: false,
+                }
             };
             self.store(pos, &r, None, 1);
             return r;
@@ -322,6 +369,11 @@ impl Search<'_> {
             });
         }
 
+        for c in children.iter() {
+            if c.prev == NO_PREV {
+                self.table.prefetch(pos.board_key_after(c.mv) ^ self.salt);
+            }
+        }
         loop {
             // Look at the children that became active.
             for i in 0..children.len() {
@@ -351,9 +403,20 @@ impl Search<'_> {
                 return self.finish(pos, path, &children, or_node, pn, work);
             }
             if pn >= thpn || dn >= thdn || self.aborted.is_some() {
-                let r = NodeResult { pn, dn, hand: Hand::EMPTY, len: 0, path_dependent: false };
+                let r = NodeResult {
+                    pn,
+                    dn,
+                    hand: Hand::EMPTY,
+                    len: 0,
+                    path_dependent: false,
+                };
                 let best = select(&children, or_node).0;
-                self.store(pos, &r, Some(children[best].mv), self.nodes - start_nodes + 1);
+                self.store(
+                    pos,
+                    &r,
+                    Some(children[best].mv),
+                    self.nodes - start_nodes + 1,
+                );
                 return r;
             }
             let (best, second) = select(&children, or_node);
@@ -380,7 +443,15 @@ impl Search<'_> {
     }
 
     /// Builds, stores and returns the final result of a solved node.
-    fn finish(&mut self, pos: &Position, path: u64, children: &[Child], or_node: bool, pn: u32, work: u64) -> NodeResult {
+    fn finish(
+        &mut self,
+        pos: &Position,
+        path: u64,
+        children: &[Child],
+        or_node: bool,
+        pn: u32,
+        work: u64,
+    ) -> NodeResult {
         let proven = pn == 0;
         let r;
         let mut mv = None;
@@ -418,7 +489,13 @@ impl Search<'_> {
         } else if or_node {
             // Every check fails.
             if children.iter().any(|c| c.path_dependent) {
-                r = NodeResult { pn: INF, dn: 0, hand: Hand::EMPTY, len: 0, path_dependent: true };
+                r = NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: Hand::EMPTY,
+                    len: 0,
+                    path_dependent: true,
+                };
             } else {
                 let mut min: Option<Hand> = None;
                 for c in children {
@@ -443,7 +520,13 @@ impl Search<'_> {
                 .expect("a disproven child");
             mv = Some(refuting.mv);
             r = if refuting.path_dependent {
-                NodeResult { pn: INF, dn: 0, hand: Hand::EMPTY, len: 0, path_dependent: true }
+                NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: Hand::EMPTY,
+                    len: 0,
+                    path_dependent: true,
+                }
             } else {
                 NodeResult {
                     pn: INF,
@@ -465,7 +548,13 @@ impl Search<'_> {
 }
 
 fn from_probe(p: &Probe) -> NodeResult {
-    NodeResult { pn: p.pn, dn: p.dn, hand: p.hand, len: p.len, path_dependent: false }
+    NodeResult {
+        pn: p.pn,
+        dn: p.dn,
+        hand: p.hand,
+        len: p.len,
+        path_dependent: false,
+    }
 }
 
 /// The node's numbers from its children: at an OR node the minimum proof
@@ -538,7 +627,10 @@ fn init_or_dn(checks: usize) -> u32 {
     checks as u32
 }
 
-/// First proof number of an AND node: its number of evasions.
-fn init_and_pn(evasions: &MoveList, _pos: &Position) -> u32 {
-    evasions.len() as u32
+/// First proof number of an AND node: one more than the number of king
+/// moves among its evasions (interpositions and captures are usually
+/// answered at once; a king with room to run is what makes a mate hard).
+fn init_and_pn(evasions: &MoveList, pos: &Position) -> u32 {
+    let king = pos.king_square(pos.side_to_move());
+    1 + evasions.iter().filter(|m| m.from() == king).count() as u32
 }

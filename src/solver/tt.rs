@@ -53,9 +53,15 @@ impl Probe {
     }
 }
 
+/// Four entries on two cache lines, aligned so that a look-up touches no
+/// more than those two.
+#[derive(Copy, Clone, Default)]
+#[repr(C, align(128))]
+struct Cluster([Entry; CLUSTER]);
+
 /// The table.
 pub struct Table {
-    entries: Vec<Entry>,
+    clusters: Vec<Cluster>,
     mask: usize,
 }
 
@@ -66,40 +72,62 @@ impl Table {
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         // A power of two for masking.
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
-        Table { entries: vec![Entry::default(); clusters * CLUSTER], mask: clusters - 1 }
+        Table {
+            clusters: vec![Cluster::default(); clusters],
+            mask: clusters - 1,
+        }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for e in self.entries.iter_mut() {
-            *e = Entry::default();
+        for c in self.clusters.iter_mut() {
+            *c = Cluster::default();
         }
     }
 
     /// Bytes allocated.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.clusters.len() * std::mem::size_of::<Cluster>()
     }
 
     /// Permille of used slots, from a sample of the first clusters.
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(4000);
-        let used = self.entries[..n].iter().filter(|e| e.work != 0).count();
-        (used * 1000 / n.max(1)) as u32
+        let n = self.clusters.len().min(1000);
+        let used: usize = self.clusters[..n]
+            .iter()
+            .map(|c| c.0.iter().filter(|e| e.work != 0).count())
+            .sum();
+        (used * 1000 / (n * CLUSTER).max(1)) as u32
     }
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> usize {
         // The low bit of board keys carries the side to move; mix it in.
-        ((key ^ (key >> 29)) as usize & self.mask) * CLUSTER
+        (key ^ (key >> 29)) as usize & self.mask
+    }
+
+    /// Asks the processor to start loading the cluster of `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = &self.clusters[self.cluster(key)] as *const Cluster as *const i8;
+            // SAFETY: `p` points into the live cluster vector; a prefetch
+            // never faults and reads nothing into the program's state.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.add(64));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks up the board `key` with attacker hand `hand`.
     #[inline]
     pub fn probe(&self, key: u64, hand: Hand) -> Option<Probe> {
-        let base = self.cluster(key);
         let mut exact = None;
-        for e in &self.entries[base..base + CLUSTER] {
+        for e in &self.clusters[self.cluster(key)].0 {
             if e.key != key || e.work == 0 {
                 continue;
             }
@@ -121,11 +149,29 @@ impl Table {
     /// Stores what is known of board `key` with attacker hand `hand`.
     /// For a final result `hand` is the proof or disproof hand.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, len: u16, mv: Option<Move>, nodes: u64) {
-        let base = self.cluster(key);
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        mv: Option<Move>,
+        nodes: u64,
+    ) {
+        let c = self.cluster(key);
         let work = (64 - nodes.leading_zeros()) as u16 + 1;
-        let new = Entry { key, hand, pn, dn, work, len, mv: mv.map_or(0, |m| m.raw()), _pad: [0; 6] };
-        let cluster = &mut self.entries[base..base + CLUSTER];
+        let new = Entry {
+            key,
+            hand,
+            pn,
+            dn,
+            work,
+            len,
+            mv: mv.map_or(0, |m| m.raw()),
+            _pad: [0; 6],
+        };
+        let cluster = &mut self.clusters[c].0;
         let mut slot = None;
         for (i, e) in cluster.iter_mut().enumerate() {
             if e.work == 0 || e.key != key {
@@ -170,7 +216,13 @@ impl Table {
 
 impl Entry {
     fn probe(&self) -> Probe {
-        Probe { pn: self.pn, dn: self.dn, hand: self.hand, len: self.len, mv: Move::from_raw(self.mv).filter(|_| self.mv != 0) }
+        Probe {
+            pn: self.pn,
+            dn: self.dn,
+            hand: self.hand,
+            len: self.len,
+            mv: Move::from_raw(self.mv).filter(|_| self.mv != 0),
+        }
     }
 }
 
@@ -192,11 +244,18 @@ mod tests {
         let mut t = Table::new(1);
         let key = 0x1234_5678_9abc_def0;
         t.store(key, hand(&[PieceKind::Gold]), 0, INF, 3, None, 10);
-        assert!(t.probe(key, hand(&[PieceKind::Gold, PieceKind::Pawn])).unwrap().is_proven());
+        assert!(
+            t.probe(key, hand(&[PieceKind::Gold, PieceKind::Pawn]))
+                .unwrap()
+                .is_proven()
+        );
         assert!(t.probe(key, hand(&[PieceKind::Silver])).is_none());
         t.store(key, hand(&[PieceKind::Silver]), INF, 0, 0, None, 10);
         assert!(t.probe(key, Hand::EMPTY).unwrap().is_disproven());
-        assert!(t.probe(key, hand(&[PieceKind::Silver, PieceKind::Silver])).is_none());
+        assert!(
+            t.probe(key, hand(&[PieceKind::Silver, PieceKind::Silver]))
+                .is_none()
+        );
         assert!(t.probe(key ^ 2, hand(&[PieceKind::Gold])).is_none());
     }
 

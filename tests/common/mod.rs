@@ -24,7 +24,10 @@ pub fn problems(file: &str) -> Vec<Problem> {
             Problem {
                 sfen: f[0].to_string(),
                 length: f.get(1).and_then(|s| s.parse().ok()).unwrap_or(0),
-                solution: f.get(2).map(|s| s.split_whitespace().map(String::from).collect()).unwrap_or_default(),
+                solution: f
+                    .get(2)
+                    .map(|s| s.split_whitespace().map(String::from).collect())
+                    .unwrap_or_default(),
                 name: f.get(3).unwrap_or(&"").to_string(),
             }
         })
@@ -35,7 +38,10 @@ pub fn problems(file: &str) -> Vec<Problem> {
 /// along it each other evasion is mated too (solved again, line replayed).
 pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], name: &str) {
     let attacker = pos.side_to_move();
-    assert!(is_mating_line(pos, moves, attacker), "{name}: line {moves:?} is not a mate");
+    assert!(
+        is_mating_line(pos, moves, attacker),
+        "{name}: line {moves:?} is not a mate"
+    );
     let mut p = pos.clone();
     for (i, &m) in moves.iter().enumerate() {
         if p.side_to_move() != attacker {
@@ -44,7 +50,15 @@ pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], na
                     continue;
                 }
                 let after = p.after(alt);
-                let r = solver.solve(&after, &Limits { nodes: Some(5_000_000), ..Limits::default() }).unwrap();
+                let r = solver
+                    .solve(
+                        &after,
+                        &Limits {
+                            nodes: Some(5_000_000),
+                            ..Limits::default()
+                        },
+                    )
+                    .unwrap();
                 match r.outcome {
                     Outcome::Mate { moves: alt_line } => {
                         assert!(
@@ -53,7 +67,10 @@ pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], na
                             i + 1
                         );
                     }
-                    other => panic!("{name}: ply {} defence {alt} is not mated: {other:?}", i + 1),
+                    other => panic!(
+                        "{name}: ply {} defence {alt} is not mated: {other:?}",
+                        i + 1
+                    ),
                 }
             }
         }
