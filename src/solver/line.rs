@@ -1,9 +1,19 @@
-//! Reading a mating line out of a proven search: at the attacker's turn the
-//! proven check with the shortest known mate, at the defender's turn the
-//! evasion with the longest. Entries the table lost are searched again.
-//! The line is only a sound mate, not yet the tsume-shogi solution.
+//! Reading a mating line out of a proven search.
+//!
+//! Every proven table entry carries the length of the mate it proved. The
+//! reader walks down with a budget of plies: at the attacker's turn it
+//! follows a proven check whose mate fits in the budget less one (shortest
+//! known first); at the defender's turn every evasion must fit, and it
+//! follows the longest. The budget shrinks by one each ply, so the line
+//! ends even when later searches replaced entries with others. Where the
+//! table lost an entry, or holds one that does not fit, that position is
+//! searched again with lines cut at the budget. A move back into a position
+//! already on the line is never taken.
+//!
+//! This is a sound mate, not yet the tsume-shogi solution: checks the
+//! search never proved are not looked at, and every interposition counts.
 
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Move, Position};
@@ -13,126 +23,277 @@ use super::search::Search;
 use super::tt::INF;
 
 /// Longest line accepted.
-const MAX_LINE: usize = 4000;
+const MAX_LINE: u32 = 3000;
+
+struct Walker<'s, 'a> {
+    search: &'s mut Search<'a>,
+    /// Mate length and best move of positions already read.
+    memo: HashMap<u64, (u32, Option<Move>)>,
+    /// Positions on the current line.
+    path: HashSet<u64>,
+    /// Whether positions the table lost may be searched again.
+    research: bool,
+}
 
 /// The mating line from `root`, proven in `search`'s table; `None` when a
 /// limit stopped the re-search of a lost entry.
+///
+/// Short budgets are tried first over the table alone (cheap, and they find
+/// short lines the search proved on the side); the last try uses the
+/// length the root was proven with, and searches again where needed.
 pub(crate) fn extract(search: &mut Search, root: &Position) -> Option<Vec<Move>> {
-    let mut pos = root.clone();
-    let mut moves = Vec::new();
-    let mut seen = HashSet::new();
-    let mut keys = vec![pos.key()];
-    seen.insert(pos.key());
-    search.reps.clear();
-    search.reps.push(pos.key());
-    let mut path = pos.key();
-    let result = loop {
-        if moves.len() > MAX_LINE || search.aborted.is_some() {
-            break None;
+    let proven_len = search
+        .probe(root)
+        .map_or(MAX_LINE, |p| p.len as u32)
+        .clamp(1, MAX_LINE);
+    // Over the table alone, short budgets first.
+    let mut budget = 1;
+    while budget < proven_len {
+        let mut walker = Walker {
+            search,
+            memo: HashMap::new(),
+            path: HashSet::new(),
+            research: false,
+        };
+        if let Some(line) = walker.line(root, budget) {
+            return Some(line);
         }
-        let or_node = pos.side_to_move() == search.attacker;
-        let mut list = MoveList::new();
-        if or_node {
-            generate_checks(&pos, &mut list);
-        } else {
-            generate_evasions(&pos, &mut list);
-            if list.is_empty() {
-                break Some(moves);
-            }
-        }
-        match pick(search, &mut pos, &list, or_node, &seen, path) {
-            Some(m) => {
-                pos.do_move(m);
-                let key = pos.key();
-                path = extend_path(path, key);
-                seen.insert(key);
-                keys.push(key);
-                search.reps.push(key);
-                moves.push(m);
-            }
-            None => break None,
-        }
-    };
-    for k in keys {
-        search.reps.pop(k);
+        budget = budget * 2 + 1;
     }
-    result
-}
-
-/// The move to follow from `pos`, searching again where the table lost a
-/// result.
-fn pick(
-    search: &mut Search,
-    pos: &mut Position,
-    list: &MoveList,
-    or_node: bool,
-    seen: &HashSet<u64>,
-    path: u64,
-) -> Option<Move> {
-    for attempt in 0..2 {
-        let mut best: Option<(Move, u16)> = None;
-        let mut missing = Vec::new();
-        for &m in list.iter() {
-            let undo = pos.do_move(m);
-            let key = pos.key();
-            let probe = if seen.contains(&key) {
-                None
-            } else {
-                search.probe(pos)
-            };
-            pos.undo_move(m, undo);
-            match probe {
-                Some(p) if p.pn == 0 => {
-                    let better = match best {
-                        None => true,
-                        Some((_, len)) => {
-                            if or_node {
-                                p.len < len
-                            } else {
-                                p.len > len
-                            }
-                        }
-                    };
-                    if better {
-                        best = Some((m, p.len));
-                    }
-                }
-                _ => missing.push(m),
-            }
+    // The proven length, searching again where the table lost entries;
+    // then, should the entries not fit together on this line, searches
+    // from the root for a mate within a growing bound.
+    budget = proven_len;
+    loop {
+        let mut walker = Walker {
+            search,
+            memo: HashMap::new(),
+            path: HashSet::new(),
+            research: true,
+        };
+        if let Some(line) = walker.line(root, budget) {
+            return Some(line);
         }
-        if or_node {
-            if let Some((m, _)) = best {
-                return Some(m);
-            }
-        } else if missing.is_empty() {
-            return best.map(|(m, _)| m);
-        }
-        if attempt == 1 {
+        if search.aborted.is_some() || budget >= MAX_LINE {
             return None;
         }
-        // Search again: the OR node itself, or each unproven defence.
-        if or_node {
-            let r = search.mid(pos, path, INF, INF, 0);
-            if r.pn != 0 {
+        budget = (budget * 2 + 1).min(MAX_LINE);
+        let mut pos = root.clone();
+        let key = pos.key();
+        search.reps.clear();
+        search.reps.push(key);
+        let depth_cut = search.depth_cut;
+        search.set_bound(Some(budget));
+        search.mid(&mut pos, key, INF, INF, 0);
+        search.set_bound(None);
+        search.depth_cut = depth_cut;
+        search.reps.pop(key);
+    }
+}
+
+impl Walker<'_, '_> {
+    /// A line from `root` within `budget` plies.
+    fn line(&mut self, root: &Position, budget: u32) -> Option<Vec<Move>> {
+        let mut pos = root.clone();
+        self.search.reps.clear();
+        let key = pos.key();
+        self.path.insert(key);
+        self.search.reps.push(key);
+        let v = self.value(&mut pos, key, budget);
+        self.search.reps.pop(key);
+        v?;
+        let mut moves = Vec::new();
+        let mut p = root.clone();
+        while let Some(&(_, Some(m))) = self.memo.get(&p.key()) {
+            if moves.len() as u32 > budget {
                 return None;
             }
+            p.do_move(m);
+            moves.push(m);
+        }
+        Some(moves)
+    }
+
+    /// The length of a mate of `pos` within `budget` plies over the proven
+    /// tree, or `None`.
+    fn value(&mut self, pos: &mut Position, path_hash: u64, budget: u32) -> Option<u32> {
+        let key = pos.key();
+        if let Some(&(v, _)) = self.memo.get(&key)
+            && v <= budget
+        {
+            return Some(v);
+        }
+        if self.search.aborted.is_some() || self.search.nodes >= self.search.node_limit {
+            return None;
+        }
+        self.search.nodes += 1;
+        let or_node = pos.side_to_move() == self.search.attacker;
+        let mut list = MoveList::new();
+        let result = if or_node {
+            if budget == 0 {
+                return None;
+            }
+            generate_checks(pos, &mut list);
+            self.value_or(pos, &list, path_hash, budget)
         } else {
-            for m in missing {
+            generate_evasions(pos, &mut list);
+            if list.is_empty() {
+                Some((0, None))
+            } else if budget == 0 {
+                None
+            } else {
+                self.value_and(pos, &list, path_hash, budget)
+            }
+        };
+        let (v, m) = result?;
+        self.memo.insert(key, (v, m));
+        Some(v)
+    }
+
+    fn value_or(
+        &mut self,
+        pos: &mut Position,
+        list: &MoveList,
+        path_hash: u64,
+        budget: u32,
+    ) -> Option<(u32, Option<Move>)> {
+        for attempt in 0..2 {
+            let mut proven: Vec<(u16, Move)> = Vec::new();
+            for &m in list.iter() {
                 let undo = pos.do_move(m);
                 let key = pos.key();
-                if seen.contains(&key) {
-                    pos.undo_move(m, undo);
-                    return None;
-                }
-                search.reps.push(key);
-                let r = search.mid(pos, extend_path(path, key), INF, INF, 0);
-                search.reps.pop(key);
+                let p = if self.path.contains(&key) {
+                    None
+                } else {
+                    self.search.probe(pos)
+                };
                 pos.undo_move(m, undo);
-                if r.pn != 0 {
-                    return None;
+                if let Some(p) = p
+                    && p.pn == 0
+                    && (p.len as u32) < budget
+                {
+                    proven.push((p.len, m));
                 }
             }
+            proven.sort_by_key(|&(len, _)| len);
+            for (_, m) in proven {
+                if let Some(v) = self.child_value(pos, m, path_hash, budget - 1) {
+                    return Some((v + 1, Some(m)));
+                }
+            }
+            if attempt == 1 || !self.research || self.search.aborted.is_some() {
+                break;
+            }
+            self.research(pos, path_hash, budget);
         }
+        None
     }
-    None
+
+    fn value_and(
+        &mut self,
+        pos: &mut Position,
+        list: &MoveList,
+        path_hash: u64,
+        budget: u32,
+    ) -> Option<(u32, Option<Move>)> {
+        // Every evasion must be proven to mate within the budget left
+        // (searched again where the table lost it); the line follows the
+        // one with the longest known mate.
+        let mut candidates: Vec<(u16, Move)> = Vec::with_capacity(list.len());
+        for &m in list.iter() {
+            let len = match self.proven_len_after(pos, m, budget - 1) {
+                Some(len) => len,
+                None if !self.research => return None,
+                None => {
+                    let undo = pos.do_move(m);
+                    let key = pos.key();
+                    let on_path = self.path.contains(&key);
+                    if !on_path {
+                        self.search.reps.push(key);
+                        self.research(pos, extend_path(path_hash, key), budget - 1);
+                        self.search.reps.pop(key);
+                    }
+                    pos.undo_move(m, undo);
+                    if on_path {
+                        return None;
+                    }
+                    self.proven_len_after(pos, m, budget - 1)?
+                }
+            };
+            candidates.push((len, m));
+        }
+        candidates.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+        for (_, m) in candidates {
+            if let Some(v) = self.child_value(pos, m, path_hash, budget - 1) {
+                return Some((v + 1, Some(m)));
+            }
+        }
+        None
+    }
+
+    /// The length of the proven mate after `m`, when the table holds one
+    /// within `budget` and the position is not on the line.
+    fn proven_len_after(&mut self, pos: &mut Position, m: Move, budget: u32) -> Option<u16> {
+        self.search.nodes += 1;
+        let undo = pos.do_move(m);
+        let key = pos.key();
+        let r = if self.path.contains(&key) {
+            None
+        } else {
+            self.search
+                .probe(pos)
+                .filter(|p| p.pn == 0 && p.len as u32 <= budget)
+                .map(|p| p.len)
+        };
+        pos.undo_move(m, undo);
+        r
+    }
+
+    /// Searches `pos` again on the current line, with lines cut at `budget`
+    /// plies.
+    fn research(&mut self, pos: &mut Position, path_hash: u64, budget: u32) {
+        let depth_cut = self.search.depth_cut;
+        self.search.set_bound(Some(budget));
+        self.search.mid(pos, path_hash, INF, INF, 0);
+        self.search.set_bound(None);
+        self.search.depth_cut = depth_cut;
+    }
+
+    /// The value of the position after `m` within `budget`, if it is not on
+    /// the line and (for a defender to move) the table holds it proven.
+    fn child_value(
+        &mut self,
+        pos: &mut Position,
+        m: Move,
+        path_hash: u64,
+        budget: u32,
+    ) -> Option<u32> {
+        let undo = pos.do_move(m);
+        let key = pos.key();
+        let v = if self.path.contains(&key) {
+            None
+        } else if let Some(&(v, _)) = self.memo.get(&key)
+            && v <= budget
+        {
+            Some(v)
+        } else {
+            let usable = pos.side_to_move() == self.search.attacker
+                || self
+                    .search
+                    .probe(pos)
+                    .is_some_and(|p| p.pn == 0 && p.len as u32 <= budget);
+            if usable {
+                self.path.insert(key);
+                self.search.reps.push(key);
+                let v = self.value(pos, extend_path(path_hash, key), budget);
+                self.search.reps.pop(key);
+                self.path.remove(&key);
+                v
+            } else {
+                None
+            }
+        };
+        pos.undo_move(m, undo);
+        v
+    }
 }

@@ -97,6 +97,10 @@ pub enum SolveError {
     NotInCheck,
 }
 
+/// Stack of the search thread: the search recurses once per ply, and the
+/// line reader once more; pages are only touched as deep as it goes.
+const SEARCH_STACK_BYTES: usize = 1 << 30;
+
 /// A solver with its transposition table, kept between searches.
 pub struct Solver {
     table: Table,
@@ -174,31 +178,45 @@ impl Solver {
             stop: &self.stop,
             aborted: None,
             depth_cut: false,
+            ply_limit: search::MAX_PLY,
+            bounded: false,
             stats: Default::default(),
         };
         search.reps.clear();
-        let mut root = pos.clone();
-        let root_key = root.key();
-        search.reps.push(root_key);
-        let r = search.mid(&mut root, root_key, INF, INF, 0);
-        let outcome = if r.pn == 0 {
-            match line::extract(&mut search, pos) {
-                Some(moves) => Outcome::Mate { moves },
-                None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
-            }
-        } else if r.dn == 0 {
-            if search.depth_cut {
-                Outcome::Unknown(Limit::Depth)
-            } else {
-                Outcome::NoMate
-            }
-        } else {
-            Outcome::Unknown(search.aborted.unwrap_or(Limit::Nodes))
-        };
-        let nodes = search.nodes;
-        if std::env::var_os("TSUME_DEBUG").is_some() {
-            eprintln!("{:?}", search.stats);
-        }
+        // The search recurses once per ply: it gets a stack of its own,
+        // large enough for the deepest line it may follow.
+        let (outcome, nodes) = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("tsume-search".into())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut root = pos.clone();
+                    let root_key = root.key();
+                    search.reps.push(root_key);
+                    let r = search.mid(&mut root, root_key, INF, INF, 0);
+                    let outcome = if r.pn == 0 {
+                        match line::extract(&mut search, pos) {
+                            Some(moves) => Outcome::Mate { moves },
+                            None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
+                        }
+                    } else if r.dn == 0 {
+                        if search.depth_cut {
+                            Outcome::Unknown(Limit::Depth)
+                        } else {
+                            Outcome::NoMate
+                        }
+                    } else {
+                        Outcome::Unknown(search.aborted.unwrap_or(Limit::Nodes))
+                    };
+                    if std::env::var_os("TSUME_DEBUG").is_some() {
+                        eprintln!("{:?}", search.stats);
+                    }
+                    (outcome, search.nodes)
+                })
+                .expect("spawning the search thread")
+                .join()
+                .expect("the search thread panicked")
+        });
         self.reps.clear();
         Ok(SolveResult {
             outcome,

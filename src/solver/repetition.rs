@@ -41,6 +41,11 @@ impl Repetitions {
         self.path_disproofs.clear();
     }
 
+    /// Forgets the path-keyed results (not the current path).
+    pub fn clear_path_results(&mut self) {
+        self.path_disproofs.clear();
+    }
+
     /// Enters a position (full key) on the path.
     #[inline]
     pub fn push(&mut self, key: u64) {

@@ -59,6 +59,34 @@ impl Child {
 /// second rank) not promoting, after the same move promoting. Searching
 /// them all at once inflates the proof numbers; the linked move is still
 /// searched before any result is final.
+/// The children of a node, not yet evaluated, with their delayed links.
+/// Kept out of line so the move list does not sit in every search frame.
+#[inline(never)]
+fn expand(pos: &Position, or_node: bool) -> Vec<Child> {
+    let mut moves = MoveList::new();
+    if or_node {
+        generate_checks(pos, &mut moves);
+    } else {
+        generate_evasions(pos, &mut moves);
+    }
+    let mut prev = [NO_PREV; 600];
+    link_delayed(pos, &moves, or_node, &mut prev);
+    moves
+        .iter()
+        .zip(prev.iter())
+        .map(|(&mv, &prev)| Child {
+            mv,
+            pn: 1,
+            dn: 1,
+            hand: Hand::EMPTY,
+            len: 0,
+            path_dependent: false,
+            evaluated: false,
+            prev,
+        })
+        .collect()
+}
+
 fn link_delayed(pos: &Position, moves: &[Move], or_node: bool, prev: &mut [u16]) {
     let us = pos.side_to_move();
     let mut last_drop_at = [NO_PREV; 81];
@@ -112,6 +140,11 @@ pub(crate) struct Search<'a> {
     pub stop: &'a AtomicBool,
     pub aborted: Option<Limit>,
     pub depth_cut: bool,
+    /// Lines are cut at this ply (counted from where `mid` was entered).
+    pub ply_limit: u32,
+    /// Whether proofs longer than the plies left are set aside (a search
+    /// for a mate within `ply_limit`).
+    pub bounded: bool,
     pub stats: Stats,
 }
 
@@ -181,6 +214,14 @@ impl Search<'_> {
         };
         let key = self.key(pos);
         self.table.store(key, hand, r.pn, r.dn, r.len, mv, work);
+    }
+
+    /// Starts searches for mates within `limit` plies (`None`: any length).
+    /// Path results of an earlier bound no longer hold and are dropped.
+    pub fn set_bound(&mut self, limit: Option<u32>) {
+        self.bounded = limit.is_some();
+        self.ply_limit = limit.map_or(MAX_PLY, |l| l.min(MAX_PLY));
+        self.reps.clear_path_results();
     }
 
     /// What the table knows of `pos` for the current attacker.
@@ -265,7 +306,27 @@ impl Search<'_> {
     }
 
     /// The state of the child reached by `m` (already played on `pos`).
-    fn child_state(&mut self, pos: &mut Position, path: u64) -> (NodeResult, u64) {
+    fn child_state(&mut self, pos: &mut Position, path: u64, remaining: u32) -> (NodeResult, u64) {
+        let (r, child_path) = self.child_state_unbounded(pos, path);
+        // Under a length bound, a mate longer than the plies left is no
+        // mate here yet.
+        if self.bounded && r.pn == 0 && r.len as u32 > remaining {
+            let hand = self.attacker_hand(pos);
+            return (
+                NodeResult {
+                    pn: 1,
+                    dn: 1,
+                    hand,
+                    len: 0,
+                    path_dependent: false,
+                },
+                child_path,
+            );
+        }
+        (r, child_path)
+    }
+
+    fn child_state_unbounded(&mut self, pos: &mut Position, path: u64) -> (NodeResult, u64) {
         let key = pos.key();
         let child_path = extend_path(path, key);
         let probe = self.table.probe(self.key(pos), self.attacker_hand(pos));
@@ -312,7 +373,7 @@ impl Search<'_> {
         let start_nodes = self.nodes;
         let or_node = pos.side_to_move() == self.attacker;
         self.stats.max_ply = self.stats.max_ply.max(ply);
-        if ply >= MAX_PLY {
+        if ply >= self.ply_limit {
             self.depth_cut = true;
             self.reps.record(path);
             return NodeResult {
@@ -324,13 +385,8 @@ impl Search<'_> {
             };
         }
 
-        let mut moves = MoveList::new();
-        if or_node {
-            generate_checks(pos, &mut moves);
-        } else {
-            generate_evasions(pos, &mut moves);
-        }
-        if moves.is_empty() {
+        let mut children = expand(pos, or_node);
+        if children.is_empty() {
             let r = if or_node {
                 NodeResult {
                     pn: INF,
@@ -351,24 +407,7 @@ impl Search<'_> {
             self.store(pos, &r, None, 1);
             return r;
         }
-
-        let mut prev = [NO_PREV; 600];
-        link_delayed(pos, &moves, or_node, &mut prev);
-        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
-        let mut paths: Vec<u64> = vec![0; moves.len()];
-        for (i, &m) in moves.iter().enumerate() {
-            children.push(Child {
-                mv: m,
-                pn: 1,
-                dn: 1,
-                hand: Hand::EMPTY,
-                len: 0,
-                path_dependent: false,
-                evaluated: false,
-                prev: prev[i],
-            });
-        }
-
+        let mut paths: Vec<u64> = vec![0; children.len()];
         for c in children.iter() {
             if c.prev == NO_PREV {
                 self.table.prefetch(pos.board_key_after(c.mv) ^ self.salt);
@@ -382,7 +421,8 @@ impl Search<'_> {
                     continue;
                 }
                 let undo = pos.do_move(c.mv);
-                let (r, child_path) = self.child_state(pos, path);
+                let (r, child_path) =
+                    self.child_state(pos, path, self.ply_limit.saturating_sub(ply + 1));
                 pos.undo_move(c.mv, undo);
                 let ch = &mut children[i];
                 ch.pn = r.pn;

@@ -15,7 +15,7 @@ pub const INF: u32 = u32::MAX;
 /// The largest proof or disproof number that is not final.
 pub const MAX_FINITE: u32 = u32::MAX - 1;
 
-const CLUSTER: usize = 4;
+const CLUSTER: usize = 8;
 
 #[derive(Copy, Clone, Default)]
 #[repr(C)]
@@ -56,7 +56,7 @@ impl Probe {
 /// Four entries on two cache lines, aligned so that a look-up touches no
 /// more than those two.
 #[derive(Copy, Clone, Default)]
-#[repr(C, align(128))]
+#[repr(C, align(64))]
 struct Cluster([Entry; CLUSTER]);
 
 /// The table.
@@ -115,25 +115,41 @@ impl Table {
             // SAFETY: `p` points into the live cluster vector; a prefetch
             // never faults and reads nothing into the program's state.
             unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.add(64));
+                for line in 0..std::mem::size_of::<Cluster>() / 64 {
+                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                        p.add(line * 64),
+                    );
+                }
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
 
+    /// Every entry of board `key` (for diagnostics).
+    #[doc(hidden)]
+    pub fn entries_of(&self, key: u64) -> Vec<Probe> {
+        self.clusters[self.cluster(key)]
+            .0
+            .iter()
+            .filter(|e| e.key == key && e.work != 0)
+            .map(|e| e.probe())
+            .collect()
+    }
+
     /// Looks up the board `key` with attacker hand `hand`.
     #[inline]
     pub fn probe(&self, key: u64, hand: Hand) -> Option<Probe> {
         let mut exact = None;
+        let mut proof: Option<&Entry> = None;
         for e in &self.clusters[self.cluster(key)].0 {
             if e.key != key || e.work == 0 {
                 continue;
             }
             if e.pn == 0 {
-                if hand.dominates(e.hand) {
-                    return Some(e.probe());
+                // The shortest of the proofs that cover this hand.
+                if hand.dominates(e.hand) && proof.is_none_or(|p| e.len < p.len) {
+                    proof = Some(e);
                 }
             } else if e.dn == 0 {
                 if e.hand.dominates(hand) {
@@ -143,7 +159,7 @@ impl Table {
                 exact = Some(e.probe());
             }
         }
-        exact
+        proof.map(|e| e.probe()).or(exact)
     }
 
     /// Stores what is known of board `key` with attacker hand `hand`.
@@ -180,7 +196,8 @@ impl Table {
             let same = e.hand == hand && e.pn != 0 && e.dn != 0;
             // A final result makes the entries it covers useless.
             let covered = (pn == 0 && e.pn != 0 && e.hand.dominates(hand))
-                || (dn == 0 && e.dn != 0 && hand.dominates(e.hand));
+                || (dn == 0 && e.dn != 0 && hand.dominates(e.hand))
+                || (pn == 0 && e.pn == 0 && e.hand.dominates(hand) && e.len >= len);
             if same || covered {
                 if slot.is_none() {
                     slot = Some(i);
