@@ -81,13 +81,13 @@ pub(crate) fn extract(search: &mut Search, root: &Position) -> Option<Vec<Move>>
         let mut pos = root.clone();
         let key = pos.key();
         search.reps.clear();
-        search.reps.push(key);
+        search.reps.push(pos.board_key(), pos.hand(search.attacker));
         let depth_cut = search.depth_cut;
         search.set_bound(Some(budget));
         search.mid(&mut pos, key, INF, INF, 0);
         search.set_bound(None);
         search.depth_cut = depth_cut;
-        search.reps.pop(key);
+        search.reps.pop();
     }
 }
 
@@ -98,9 +98,11 @@ impl Walker<'_, '_> {
         self.search.reps.clear();
         let key = pos.key();
         self.path.insert(key);
-        self.search.reps.push(key);
+        self.search
+            .reps
+            .push(pos.board_key(), pos.hand(self.search.attacker));
         let v = self.value(&mut pos, key, budget);
-        self.search.reps.pop(key);
+        self.search.reps.pop();
         v?;
         let mut moves = Vec::new();
         let mut p = root.clone();
@@ -209,9 +211,11 @@ impl Walker<'_, '_> {
                     let key = pos.key();
                     let on_path = self.path.contains(&key);
                     if !on_path {
-                        self.search.reps.push(key);
+                        self.search
+                            .reps
+                            .push(pos.board_key(), pos.hand(self.search.attacker));
                         self.research(pos, extend_path(path_hash, key), budget - 1);
-                        self.search.reps.pop(key);
+                        self.search.reps.pop();
                     }
                     pos.undo_move(m, undo);
                     if on_path {
@@ -284,9 +288,11 @@ impl Walker<'_, '_> {
                     .is_some_and(|p| p.pn == 0 && p.len as u32 <= budget);
             if usable {
                 self.path.insert(key);
-                self.search.reps.push(key);
+                self.search
+                    .reps
+                    .push(pos.board_key(), pos.hand(self.search.attacker));
                 let v = self.value(pos, extend_path(path_hash, key), budget);
-                self.search.reps.pop(key);
+                self.search.reps.pop();
                 self.path.remove(&key);
                 v
             } else {

@@ -192,7 +192,7 @@ impl Solver {
                 .spawn_scoped(scope, move || {
                     let mut root = pos.clone();
                     let root_key = root.key();
-                    search.reps.push(root_key);
+                    search.reps.push(root.board_key(), root.hand(attacker));
                     let r = search.mid(&mut root, root_key, INF, INF, 0);
                     let outcome = if r.pn == 0 {
                         match line::extract(&mut search, pos) {

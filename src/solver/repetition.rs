@@ -8,12 +8,22 @@
 //! plain disproof would turn into false "no mate" answers elsewhere (the
 //! graph-history interaction). So it is kept here, keyed by the hash of the
 //! whole path that led to it, and never in the main table.
+//!
+//! The same holds, and is checked the same way, for a position whose board
+//! is on the path with the attacker then holding at least as much: mating
+//! from here would mate from there by the same moves, so the detour is
+//! never needed (an inferior position, as the literature calls it).
 
 use hashbrown::{HashMap, HashSet};
 
+use crate::core::Hand;
+
 /// The positions on the current path, and path-keyed repetition results.
 pub struct Repetitions {
-    on_path: HashMap<u64, u32>,
+    /// How many times each board is on the path.
+    boards: HashMap<u64, u32>,
+    /// The path: board key and attacker hand of each position.
+    stack: Vec<(u64, Hand)>,
     path_disproofs: HashSet<u64>,
     limit: usize,
 }
@@ -29,7 +39,8 @@ impl Repetitions {
     /// is emptied (which costs re-search, never soundness).
     pub fn new(limit: usize) -> Repetitions {
         Repetitions {
-            on_path: HashMap::new(),
+            boards: HashMap::new(),
+            stack: Vec::new(),
             path_disproofs: HashSet::new(),
             limit,
         }
@@ -37,7 +48,8 @@ impl Repetitions {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.on_path.clear();
+        self.boards.clear();
+        self.stack.clear();
         self.path_disproofs.clear();
     }
 
@@ -46,27 +58,36 @@ impl Repetitions {
         self.path_disproofs.clear();
     }
 
-    /// Enters a position (full key) on the path.
+    /// Enters a position (board key and attacker hand) on the path.
     #[inline]
-    pub fn push(&mut self, key: u64) {
-        *self.on_path.entry(key).or_insert(0) += 1;
+    pub fn push(&mut self, board: u64, hand: Hand) {
+        *self.boards.entry(board).or_insert(0) += 1;
+        self.stack.push((board, hand));
     }
 
-    /// Leaves a position.
+    /// Leaves the last position entered.
     #[inline]
-    pub fn pop(&mut self, key: u64) {
-        if let Some(n) = self.on_path.get_mut(&key) {
+    pub fn pop(&mut self) {
+        if let Some((board, _)) = self.stack.pop()
+            && let Some(n) = self.boards.get_mut(&board)
+        {
             *n -= 1;
             if *n == 0 {
-                self.on_path.remove(&key);
+                self.boards.remove(&board);
             }
         }
     }
 
-    /// Whether the position is on the current path.
+    /// Whether the position (board and attacker hand) repeats one on the
+    /// path, or is inferior to one: same board, attacker holding no more.
     #[inline]
-    pub fn on_path(&self, key: u64) -> bool {
-        self.on_path.contains_key(&key)
+    pub fn repeats(&self, board: u64, hand: Hand) -> bool {
+        self.boards.contains_key(&board)
+            && self
+                .stack
+                .iter()
+                .rev()
+                .any(|&(b, h)| b == board && h.dominates(hand))
     }
 
     /// Records that the node reached by path hash `path` fails for the
@@ -90,14 +111,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn path_membership_counts_entries() {
+    fn repeated_and_inferior_positions_are_seen() {
+        use crate::core::PieceKind;
+        let mut gold = Hand::EMPTY;
+        gold.add(PieceKind::Gold);
         let mut r = Repetitions::new(10);
-        r.push(5);
-        r.push(5);
-        r.pop(5);
-        assert!(r.on_path(5));
-        r.pop(5);
-        assert!(!r.on_path(5));
+        r.push(5, gold);
+        r.push(7, Hand::EMPTY);
+        assert!(r.repeats(5, gold));
+        assert!(r.repeats(5, Hand::EMPTY), "less in hand on the same board");
+        let mut two = gold;
+        two.add(PieceKind::Gold);
+        assert!(!r.repeats(5, two), "more in hand is a new position");
+        r.pop();
+        r.pop();
+        assert!(!r.repeats(5, gold));
     }
 
     #[test]

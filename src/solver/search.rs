@@ -335,7 +335,9 @@ impl Search<'_> {
         {
             return (from_probe(&p), child_path);
         }
-        if self.reps.on_path(key) || self.reps.recorded(child_path) {
+        if self.reps.repeats(pos.board_key(), self.attacker_hand(pos))
+            || self.reps.recorded(child_path)
+        {
             self.stats.rep_hits += 1;
             let r = NodeResult {
                 pn: INF,
@@ -468,10 +470,9 @@ impl Search<'_> {
             };
             let m = c.mv;
             let undo = pos.do_move(m);
-            let key = pos.key();
-            self.reps.push(key);
+            self.reps.push(pos.board_key(), self.attacker_hand(pos));
             let r = self.mid(pos, paths[best], child_thpn, child_thdn, ply + 1);
-            self.reps.pop(key);
+            self.reps.pop();
             pos.undo_move(m, undo);
             let ch = &mut children[best];
             ch.pn = r.pn;
