@@ -43,6 +43,7 @@ pub struct Position {
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
     captured: Piece,
+    ply: u32,
     board_key: u64,
     hand_key: u64,
     checkers: Bitboard,
@@ -161,7 +162,8 @@ impl Position {
         self.side
     }
 
-    /// The ply number (1 for the first move of a game).
+    /// The ply number (1 for the first move of a game; it stops growing at
+    /// `u32::MAX`).
     #[inline(always)]
     pub fn ply(&self) -> u32 {
         self.ply
@@ -358,6 +360,7 @@ impl Position {
         let to = m.to();
         let mut undo = Undo {
             captured: Piece::EMPTY,
+            ply: self.ply,
             board_key: self.board_key,
             hand_key: self.hand_key,
             checkers: self.checkers,
@@ -408,7 +411,8 @@ impl Position {
         self.by_kind[moved.kind().index()].set(to);
         self.board_key ^= zobrist::BOARD[moved.index()][to.index()] ^ zobrist::SIDE;
         self.side = them;
-        self.ply += 1;
+        // Saturating: a move number read from an SFEN may be u32::MAX.
+        self.ply = self.ply.saturating_add(1);
         // Checks after the move: by the moved piece, or discovered behind
         // the square it left.
         self.checkers = match self.kings[them.index()] {
@@ -486,7 +490,7 @@ impl Position {
             }
         }
         self.side = us;
-        self.ply -= 1;
+        self.ply = undo.ply;
         self.board_key = undo.board_key;
         self.hand_key = undo.hand_key;
         self.checkers = undo.checkers;
