@@ -1,5 +1,6 @@
-//! Property tests of the rules core over positions reached by seeded random
-//! play, from the start position and from tsume positions.
+//! Property tests of the rules core over 125,000 positions reached by
+//! seeded random play, from the start position, from tsume positions and
+//! from the repository's perft positions.
 //!
 //! At every position visited:
 //! (a) `check_moves` equals the legal moves filtered by `gives_check`, as
@@ -23,7 +24,7 @@
 //! often. Everything is deterministic (xorshift, fixed seeds).
 
 use tsume::core::movegen::{self, MoveList};
-use tsume::core::{Color, IllegalMove, Move, Piece, PieceKind, Position, Square};
+use tsume::core::{Color, IllegalMove, Move, Piece, PieceKind, Position, SfenError, Square};
 
 /// Tsume positions taken from the problem sets of the project's shared
 /// reference data (`problems/*.tsv`, first column), with the file they
@@ -526,7 +527,23 @@ fn sorted(moves: &[Move]) -> Vec<Move> {
     v
 }
 
-fn check_position(pos: &Position, rng: &mut Rng, stats: &mut Stats) {
+/// Reads an SFEN back: strictly, or relaxed for positions that need it
+/// (more pieces than a set, two pawns on a file), which the strict reader
+/// must then refuse for one of those two reasons only.
+fn reread(sfen: &str, relaxed: bool) -> Position {
+    if relaxed {
+        match sfen.parse::<Position>() {
+            Ok(p) => return p,
+            Err(SfenError::TooManyPieces { .. } | SfenError::TwoPawns { .. }) => {}
+            Err(e) => panic!("{sfen}: {e}"),
+        }
+        Position::from_sfen_relaxed(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+    } else {
+        sfen.parse().unwrap_or_else(|e| panic!("{sfen}: {e}"))
+    }
+}
+
+fn check_position(pos: &Position, relaxed: bool, rng: &mut Rng, stats: &mut Stats) {
     let us = pos.side_to_move();
     let model = Model::of(pos);
     let legal = movegen::legal_moves(pos);
@@ -629,7 +646,7 @@ fn check_position(pos: &Position, rng: &mut Rng, stats: &mut Stats) {
 
     // (e) SFEN round trip.
     let sfen = pos.to_string();
-    let back: Position = sfen.parse().unwrap_or_else(|e| panic!("{sfen}: {e}"));
+    let back = reread(&sfen, relaxed);
     assert_eq!(&back, pos, "{sfen}");
     assert_eq!(back.to_string(), sfen);
     assert_eq!(back.key(), pos.key(), "{sfen}");
@@ -673,7 +690,7 @@ fn check_position(pos: &Position, rng: &mut Rng, stats: &mut Stats) {
         }
         if i == 0 || rng.below(8) == 0 {
             let s = p.to_string();
-            let q: Position = s.parse().unwrap_or_else(|e| panic!("after {m}: {s}: {e}"));
+            let q = reread(&s, relaxed);
             assert_eq!(q, p, "after {m}: {s}");
             assert_eq!(q.key(), p.key(), "key after {m} in\n{pos}");
             assert_eq!(
@@ -769,7 +786,7 @@ fn pick(pos: &Position, legal: &MoveList, rng: &mut Rng) -> Move {
 
 /// Random games from the `starts` (in turn), checking every position, until
 /// `target` positions were checked.
-fn walk(starts: &[Position], target: u64, seed: u64, max_plies: u32) -> Stats {
+fn walk(starts: &[Position], relaxed: bool, target: u64, seed: u64, max_plies: u32) -> Stats {
     let mut rng = Rng::new(seed);
     let mut stats = Stats::default();
     let mut game = 0;
@@ -777,7 +794,7 @@ fn walk(starts: &[Position], target: u64, seed: u64, max_plies: u32) -> Stats {
         let mut pos = starts[game % starts.len()].clone();
         game += 1;
         for _ in 0..max_plies {
-            check_position(&pos, &mut rng, &mut stats);
+            check_position(&pos, relaxed, &mut rng, &mut stats);
             let legal = movegen::legal_moves(&pos);
             if legal.is_empty() || stats.positions >= target {
                 break;
@@ -799,7 +816,7 @@ fn tsume_starts() -> Vec<Position> {
 
 #[test]
 fn random_play_from_the_start_position() {
-    let stats = walk(&[Position::startpos()], 45_000, 1, 300);
+    let stats = walk(&[Position::startpos()], false, 45_000, 1, 300);
     assert!(stats.positions >= 45_000);
     assert!(stats.in_check > 1_000, "{stats:?}");
     assert!(stats.double_check > 10, "{stats:?}");
@@ -812,7 +829,7 @@ fn random_play_from_the_start_position() {
 
 #[test]
 fn random_play_from_tsume_positions() {
-    let stats = walk(&tsume_starts(), 60_000, 2, 80);
+    let stats = walk(&tsume_starts(), false, 60_000, 2, 80);
     assert!(stats.positions >= 60_000);
     assert!(stats.in_check > 5_000, "{stats:?}");
     assert!(stats.double_check > 10, "{stats:?}");
@@ -828,7 +845,39 @@ fn every_tsume_start_position() {
     let mut rng = Rng::new(3);
     let mut stats = Stats::default();
     for pos in tsume_starts() {
-        check_position(&pos, &mut rng, &mut stats);
+        check_position(&pos, false, &mut rng, &mut stats);
     }
     assert_eq!(stats.positions, TSUME_SFENS.len() as u64);
+}
+
+/// The perft positions of the repository (`problems/perft/`): the
+/// published reference positions and the 313 positions checked against
+/// shogiops and cshogi. Some need the relaxed reader (three rooks, say).
+fn perft_starts() -> Vec<Position> {
+    let reference = include_str!("../problems/perft/perft_reference.tsv");
+    let checked = include_str!("../problems/perft/shogiops_perft_checked.tsv");
+    let mut sfens: Vec<&str> = reference
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').nth(1))
+        .chain(checked.lines().skip(1).filter_map(|l| l.split('\t').nth(2)))
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    sfens.sort();
+    sfens.dedup();
+    sfens
+        .iter()
+        .map(|s| Position::from_sfen_relaxed(s).unwrap_or_else(|e| panic!("{s}: {e}")))
+        .collect()
+}
+
+#[test]
+fn random_play_from_perft_positions() {
+    let starts = perft_starts();
+    assert!(starts.len() > 300, "{}", starts.len());
+    let stats = walk(&starts, true, 20_000, 4, 40);
+    assert!(stats.positions >= 20_000);
+    assert!(stats.in_check > 1_000, "{stats:?}");
+    assert!(stats.with_pins > 1_000, "{stats:?}");
+    assert!(stats.pawn_drop_mates_rejected > 0, "{stats:?}");
 }
