@@ -677,6 +677,19 @@ fn the_king_never_steps_into_check() {
     );
     assert_eq!(verdict(&p, "5e5f"), Err(IllegalMove::LeavesKingInCheck));
     assert_eq!(verdict(&p, "5e5d"), Err(IllegalMove::LeavesKingInCheck));
+    // The same behind the king on a diagonal (bishop on 1i) and on a file
+    // (lance on 5a).
+    let p = pos("9/9/9/9/4K4/9/9/9/8b b - 1");
+    assert_eq!(
+        legal(&p),
+        sorted(&["5e4d", "5e5d", "5e4e", "5e6e", "5e5f", "5e6f"])
+    );
+    assert_eq!(verdict(&p, "5e6d"), Err(IllegalMove::LeavesKingInCheck));
+    let p = pos("4l4/9/9/9/4K4/9/9/9/9 b - 1");
+    assert_eq!(
+        legal(&p),
+        sorted(&["5e4d", "5e6d", "5e4e", "5e6e", "5e4f", "5e6f"])
+    );
     // Not in check: the pawn on 5c guards 5d, the knight on 3b guards 4d,
     // the lance on 6a guards file 6, and the pawn on 4f is defended by the
     // silver on 3g. Only 4e and 5f are safe.
@@ -733,8 +746,9 @@ fn the_attacker_without_a_king() {
     // Nothing white does gives check: there is no black king.
     assert!(checks(&d).is_empty());
     assert!(movegen::evasion_moves(&d).is_empty());
-    // Drops: r, b, g, s on 79 squares; n on 79 - 18 + 1; l, p on 79 - 9
-    // (rank i), pawn not on file 5? No white pawn is on file 5: yes.
+    // Drops: r, b, g, s on all 79 empty squares; n not on ranks h and i;
+    // l and p not on rank i (the black pawn on file 5 does not stop a
+    // white pawn there).
     assert_eq!(moves.len(), 4 + 4 * 79 + (79 - 18) + (79 - 9) + (79 - 9));
 }
 
