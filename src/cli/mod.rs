@@ -3,10 +3,12 @@
 //!
 //! Exit codes: 0 on success (and for `--help` / `--version`), 2 for bad
 //! input (unknown option, malformed SFEN or move, ...), 1 when writing the
-//! output fails. Nothing here panics on user input.
+//! output fails, 130 when `solve` is stopped by Ctrl-C. Nothing here panics
+//! on user input.
 
 mod moves;
 mod perft;
+mod solve;
 
 use std::fmt;
 use std::io::{self, BufWriter, Write};
@@ -32,9 +34,7 @@ struct Cli {
 enum Command {
     Perft(perft::Args),
     Moves(moves::Args),
-    // `solve` comes with the solver (src/solver/): add a `Solve(solve::Args)`
-    // variant here, a `src/cli/solve.rs` with `Args` and `run`, and its arm
-    // in `main` below.
+    Solve(solve::Args),
 }
 
 /// What went wrong in a subcommand.
@@ -44,6 +44,8 @@ pub enum CliError {
     Input(String),
     /// Writing the output failed.
     Io(io::Error),
+    /// Stopped by Ctrl-C; what was done has been reported.
+    Interrupted,
 }
 
 impl From<io::Error> for CliError {
@@ -57,6 +59,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Input(msg) => f.write_str(msg),
             CliError::Io(e) => write!(f, "cannot write the output: {e}"),
+            CliError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -77,17 +80,21 @@ pub fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Moves(args) => moves::run(args, &mut out),
+        Command::Solve(args) => solve::run(args, &mut out),
     };
     let result = result.and_then(|()| out.flush().map_err(CliError::from));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`tsume moves ... | head`): not an error.
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // The summary has been printed.
+        Err(CliError::Interrupted) => ExitCode::from(solve::INTERRUPTED_EXIT),
         Err(e) => {
             let _ = writeln!(io::stderr(), "error: {e}");
             ExitCode::from(match e {
                 CliError::Input(_) => 2,
                 CliError::Io(_) => 1,
+                CliError::Interrupted => solve::INTERRUPTED_EXIT,
             })
         }
     }

@@ -1,0 +1,781 @@
+//! `tsume solve`: solve mate problems given as arguments, in a file, or on
+//! standard input, one after the other with one solver (its table is kept
+//! between problems).
+//!
+//! Problems come from the arguments first, then from the file (or stdin).
+//! A problem that cannot be read or asked (a bad SFEN, an illegal move, no
+//! king to mate, `--defender` when not in check) is reported with its line
+//! number and what is wrong, and the others are still solved; the exit code
+//! is then 2. Ctrl-C stops the running search, which reports `unknown
+//! (stopped)`; the remaining problems are skipped, the summary is printed,
+//! and the exit code is 130. A second Ctrl-C exits at once.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde::Serialize;
+use tsume::core::notation::japanese_line;
+use tsume::core::{Position, SfenError, UsiPositionError};
+use tsume::solver::{Limit, Limits, Outcome, SolveResult, Solver};
+
+use super::CliError;
+
+/// Exit code after Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED_EXIT: u8 = 130;
+
+/// Solve mate problems (tsume-shogi): does the side to move mate by checks?
+///
+/// Problems are read from the arguments, then from --file FILE (or from
+/// stdin with `-` or `--file -`): one problem per line, the position in the
+/// first TAB-separated column; blank lines and lines starting with `#` are
+/// skipped. A position is an SFEN, `sfen <SFEN>`, `startpos`, or a USI
+/// command `position sfen <SFEN> moves ...` / `position startpos moves ...`
+/// (the problem is then the position after the moves).
+///
+/// Arguments: an argument holding spaces is one problem by itself. Arguments
+/// without spaces are taken as the words of problems, a new problem starting
+/// where the one before is complete (`[position] [sfen] BOARD SIDE HANDS
+/// [NUMBER] [moves MOVE...]`), so an SFEN may also be given unquoted. A lone
+/// `-` reads stdin, except right after a side `b`/`w` (it is then the empty
+/// hands of an unquoted SFEN).
+///
+/// Output per problem: the board, the SFEN, the answer (`mate in N`, `no
+/// mate`, `unknown (time limit)`, ...), the mating line in USI and Japanese
+/// notation, nodes, time and nodes per second. With --json one JSON object
+/// per line instead (fields: line, sfen, result, length, moves, nodes,
+/// millis, limit, error; see README.md). A summary goes to stderr at the end.
+///
+/// Ctrl-C stops the running search, which is reported as `unknown
+/// (stopped)`; the remaining problems are skipped. A second Ctrl-C exits at
+/// once. The solver's table is kept from one problem to the next.
+///
+/// Exit code: 0 when every problem could be read and asked, 2 when some
+/// could not (the others are still solved), 130 after Ctrl-C.
+///
+/// Examples:
+///
+///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+///   tsume solve 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 --json
+///   tsume solve --file problems/misc_small.tsv --time 10
+///   cut -f1 problems/tsumemi_samples.tsv | tsume solve - --json
+#[derive(clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Problems: SFENs (quoted, or as separate words), or `-` for stdin
+    #[arg(value_name = "SFEN")]
+    problems: Vec<String>,
+
+    /// Read problems from FILE (`-`: stdin), one per line
+    #[arg(long, value_name = "FILE")]
+    file: Option<String>,
+
+    /// Size of the solver's table in megabytes
+    #[arg(long, value_name = "MB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    hash: u64,
+
+    /// Stop each search after this many nodes
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+
+    /// Stop each search after this many seconds (a decimal, e.g. 0.5)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time: Option<Duration>,
+
+    /// One JSON object per problem and line, instead of the text report
+    #[arg(long)]
+    json: bool,
+
+    /// Accept positions that break set limits but can be played (two pawns
+    /// of a side on a file, more pieces of a kind than a set holds)
+    #[arg(long)]
+    relaxed: bool,
+
+    /// Ask whether the side to move, which must be in check, is mated
+    #[arg(long)]
+    defender: bool,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(format!("`{s}`: the time must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}`: too many seconds"))
+}
+
+/// Where a problem came from.
+#[derive(Copy, Clone, Debug)]
+enum Origin {
+    /// The n-th problem of the arguments (from 1).
+    Arg(usize),
+    /// A line of the file or stdin (from 1).
+    Line(usize),
+}
+
+impl Origin {
+    fn line(self) -> Option<usize> {
+        match self {
+            Origin::Line(n) => Some(n),
+            Origin::Arg(_) => None,
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Origin::Arg(n) => format!("problem {n}"),
+            Origin::Line(n) => format!("line {n}"),
+        }
+    }
+}
+
+/// A problem that could not be read or asked.
+struct BadProblem {
+    origin: Origin,
+    /// The text as given (for a parse error) or the SFEN read.
+    text: String,
+    /// What is wrong, on one line, without the origin.
+    message: String,
+    /// 1-based character column in `text`, if the error has one.
+    column: Option<usize>,
+}
+
+/// The counts for the summary.
+#[derive(Default)]
+struct Tally {
+    mate: u64,
+    nomate: u64,
+    unknown: u64,
+    errors: u64,
+    nodes: u64,
+    time: Duration,
+    /// Origins of the bad problems, for the closing message.
+    bad: Vec<String>,
+}
+
+/// One line of `--json` output.
+#[derive(Serialize)]
+struct JsonRecord {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    sfen: String,
+    result: &'static str,
+    length: Option<usize>,
+    moves: Vec<String>,
+    nodes: u64,
+    millis: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn limit_name(limit: Limit) -> &'static str {
+    match limit {
+        Limit::Nodes => "nodes",
+        Limit::Time => "time",
+        Limit::Stopped => "stopped",
+        Limit::Depth => "depth",
+    }
+}
+
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (arg_problems, stdin_from_args) = split_arguments(&args.problems);
+    let file = match (&args.file, stdin_from_args) {
+        (Some(_), true) => {
+            return Err(CliError::Input(
+                "give either --file FILE or `-` (stdin), not both".to_string(),
+            ));
+        }
+        (Some(f), false) => Some(f.as_str()),
+        (None, true) => Some("-"),
+        (None, false) => None,
+    };
+    if arg_problems.is_empty() && file.is_none() {
+        return Err(CliError::Input(
+            "nothing to solve: give an SFEN, --file FILE, or `-` to read stdin".to_string(),
+        ));
+    }
+    // Open the file before solving anything, so that a wrong name fails
+    // at once.
+    let reader: Option<Box<dyn BufRead + Send>> = match file {
+        None => None,
+        Some("-") => Some(Box::new(BufReader::new(io::stdin()))),
+        Some(path) => Some(Box::new(BufReader::new(File::open(path).map_err(|e| {
+            CliError::Input(format!("cannot open the problem file {path}: {e}"))
+        })?))),
+    };
+
+    // Ctrl-C is caught from here on, also while the table is allocated.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let stop_slot = Arc::new(OnceLock::new());
+    install_interrupt_handler(stop_slot.clone(), interrupted.clone());
+    let mut solver = Solver::new(usize::try_from(args.hash).unwrap_or(usize::MAX));
+    let _ = stop_slot.set(solver.stop_flag());
+
+    let limits = Limits {
+        nodes: args.nodes,
+        time: args.time,
+        defender_to_move: args.defender,
+    };
+    let mut session = Session {
+        solver: &mut solver,
+        limits,
+        json: args.json,
+        relaxed: args.relaxed,
+        tally: Tally::default(),
+    };
+
+    let mut from_file = false;
+    for (i, text) in arg_problems.iter().enumerate() {
+        if interrupted.load(Ordering::SeqCst) {
+            break;
+        }
+        session.ask(Origin::Arg(i + 1), text, out)?;
+    }
+    let mut read_error = None;
+    if let Some(reader) = reader {
+        from_file = true;
+        // Lines are read on a thread of their own, so that Ctrl-C is seen
+        // also while waiting for the next line of stdin.
+        let lines = read_lines(reader);
+        let mut number = 0;
+        loop {
+            let buf = match lines.recv_timeout(Duration::from_millis(20)) {
+                Ok(Ok(buf)) => buf,
+                Ok(Err(e)) => {
+                    read_error = Some(format!(
+                        "cannot read the problem file {} after line {number}: {e}",
+                        file.unwrap_or("-")
+                    ));
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) if !interrupted.load(Ordering::SeqCst) => continue,
+                Err(_) => break,
+            };
+            if interrupted.load(Ordering::SeqCst) {
+                break;
+            }
+            number += 1;
+            let origin = Origin::Line(number);
+            let Ok(line) = std::str::from_utf8(&buf) else {
+                let bad = BadProblem {
+                    origin,
+                    text: String::from_utf8_lossy(&buf).trim().to_string(),
+                    message: "the line is not valid UTF-8".to_string(),
+                    column: None,
+                };
+                session.bad(bad, out)?;
+                continue;
+            };
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let first_column = line.split('\t').next().unwrap_or("");
+            session.ask(origin, first_column, out)?;
+        }
+    }
+    let tally = session.tally;
+
+    let was_interrupted = interrupted.load(Ordering::SeqCst);
+    let problems = arg_problems.len() > 1 || from_file;
+    if problems || was_interrupted || read_error.is_some() {
+        write_summary(&tally, was_interrupted);
+    }
+    if let Some(e) = read_error {
+        return Err(CliError::Input(e));
+    }
+    if was_interrupted {
+        return Err(CliError::Interrupted);
+    }
+    if tally.errors > 0 {
+        const SHOWN: usize = 10;
+        let total = tally.mate + tally.nomate + tally.unknown + tally.errors;
+        let mut which = tally.bad[..tally.bad.len().min(SHOWN)].join(", ");
+        if tally.bad.len() > SHOWN {
+            which.push_str(&format!(" and {} more", tally.bad.len() - SHOWN));
+        }
+        return Err(CliError::Input(format!(
+            "{} of {total} problems could not be read or asked: {which}",
+            tally.errors
+        )));
+    }
+    Ok(())
+}
+
+/// The lines of `reader` (each with its end of line), read ahead on a thread;
+/// a read error ends them.
+fn read_lines(mut reader: Box<dyn BufRead + Send>) -> Receiver<io::Result<Vec<u8>>> {
+    let (send, receive) = sync_channel(256);
+    std::thread::spawn(move || {
+        loop {
+            let mut buf = Vec::new();
+            let item = match reader.read_until(b'\n', &mut buf) {
+                Ok(0) => return,
+                Ok(_) => Ok(buf),
+                Err(e) => Err(e),
+            };
+            let failed = item.is_err();
+            if send.send(item).is_err() || failed {
+                return;
+            }
+        }
+    });
+    receive
+}
+
+/// The solver and what the problems asked so far came to.
+struct Session<'s> {
+    solver: &'s mut Solver,
+    limits: Limits,
+    json: bool,
+    relaxed: bool,
+    tally: Tally,
+}
+
+impl Session<'_> {
+    /// Reads, solves and reports one problem.
+    fn ask(&mut self, origin: Origin, text: &str, out: &mut dyn Write) -> Result<(), CliError> {
+        let pos = match read_problem(text, self.relaxed) {
+            Ok(pos) => pos,
+            Err((message, column)) => {
+                let bad = BadProblem {
+                    origin,
+                    text: text.trim().to_string(),
+                    message,
+                    column,
+                };
+                return self.bad(bad, out);
+            }
+        };
+        let result = match self.solver.solve(&pos, &self.limits) {
+            Ok(result) => result,
+            Err(e) => {
+                let bad = BadProblem {
+                    origin,
+                    text: pos.to_string(),
+                    message: e.to_string(),
+                    column: None,
+                };
+                return self.bad(bad, out);
+            }
+        };
+        let tally = &mut self.tally;
+        tally.nodes += result.nodes;
+        tally.time += result.elapsed;
+        match result.outcome {
+            Outcome::Mate { .. } => tally.mate += 1,
+            Outcome::NoMate => tally.nomate += 1,
+            Outcome::Unknown(_) => tally.unknown += 1,
+        }
+        if self.json {
+            write_json(out, &json_result(origin, &pos, &result))?;
+        } else {
+            write_report(out, origin, &pos, &result)?;
+        }
+        // Results appear as they come, also through a pipe.
+        out.flush()?;
+        Ok(())
+    }
+
+    /// Counts and reports a problem that cannot be asked.
+    fn bad(&mut self, bad: BadProblem, out: &mut dyn Write) -> Result<(), CliError> {
+        self.tally.errors += 1;
+        self.tally.bad.push(bad.origin.describe());
+        if self.json {
+            write_json(out, &json_error(&bad))?;
+            out.flush()?;
+        } else {
+            report_error(&bad);
+        }
+        Ok(())
+    }
+}
+
+/// Ctrl-C sets the solver's stop flag (once `stop` holds it), so that the
+/// running search returns `unknown (stopped)`, and `interrupted`, so that no
+/// other problem is started. A second Ctrl-C exits at once.
+fn install_interrupt_handler(stop: Arc<OnceLock<Arc<AtomicBool>>>, interrupted: Arc<AtomicBool>) {
+    let result = ctrlc::set_handler(move || {
+        if interrupted.swap(true, Ordering::SeqCst) {
+            let _ = writeln!(io::stderr(), "interrupted again: exiting");
+            std::process::exit(i32::from(INTERRUPTED_EXIT));
+        }
+        let _ = writeln!(
+            io::stderr(),
+            "interrupted: stopping (Ctrl-C again to exit at once)"
+        );
+        // A search clears the flag when it starts: keep setting it, so
+        // that a search starting just now stops as well.
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            loop {
+                if let Some(flag) = stop.get() {
+                    flag.store(true, Ordering::SeqCst);
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        });
+    });
+    if let Err(e) = result {
+        let _ = writeln!(
+            io::stderr(),
+            "note: cannot catch Ctrl-C ({e}); it will end the program without a report"
+        );
+    }
+}
+
+// ----------------------------------------------------------------------
+// Reading problems
+// ----------------------------------------------------------------------
+
+/// What the next word of a problem given as separate words may be.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Expect {
+    /// No problem open: the next word starts one.
+    Start,
+    /// After `position`: `sfen`, `startpos` or a board.
+    AfterPosition,
+    /// After `sfen`: the board.
+    Board,
+    /// After the board: the side to move.
+    Side,
+    /// After the side: the hands.
+    Hands,
+    /// After the hands: a move number, `moves`, or the next problem.
+    Number,
+    /// After the move number or `startpos`: `moves` or the next problem.
+    Moves,
+    /// After `moves`: moves, or the next problem.
+    MoveList,
+}
+
+/// Splits the arguments into problem texts, and tells whether a lone `-`
+/// asked for stdin. An argument with whitespace is one problem; runs of
+/// single-word arguments are grouped into problems by the SFEN / USI
+/// grammar.
+fn split_arguments(args: &[String]) -> (Vec<String>, bool) {
+    let mut problems: Vec<String> = Vec::new();
+    let mut stdin = false;
+    let mut current: Vec<&str> = Vec::new();
+    let mut expect = Expect::Start;
+    let flush = |current: &mut Vec<&str>, problems: &mut Vec<String>| {
+        if !current.is_empty() {
+            problems.push(current.join(" "));
+            current.clear();
+        }
+    };
+    for arg in args {
+        if arg.split_whitespace().nth(1).is_some() || arg.trim().is_empty() {
+            flush(&mut current, &mut problems);
+            expect = Expect::Start;
+            problems.push(arg.clone());
+            continue;
+        }
+        let word = arg.trim();
+        if word == "-" && expect != Expect::Hands {
+            flush(&mut current, &mut problems);
+            expect = Expect::Start;
+            stdin = true;
+            continue;
+        }
+        let is_number = word.bytes().all(|b| b.is_ascii_digit());
+        let continues = match expect {
+            Expect::Start => false,
+            Expect::AfterPosition | Expect::Board | Expect::Side | Expect::Hands => true,
+            Expect::Number => is_number || word == "moves",
+            Expect::Moves => word == "moves",
+            Expect::MoveList => {
+                !word.contains('/') && !matches!(word, "position" | "sfen" | "startpos")
+            }
+        };
+        if !continues {
+            flush(&mut current, &mut problems);
+            expect = Expect::Start;
+        }
+        expect = match (expect, word) {
+            (Expect::Start, "position") => Expect::AfterPosition,
+            (Expect::Start | Expect::AfterPosition, "sfen") => Expect::Board,
+            (Expect::Start | Expect::AfterPosition, "startpos") => Expect::Moves,
+            (Expect::Start | Expect::AfterPosition | Expect::Board, _) => Expect::Side,
+            (Expect::Side, _) => Expect::Hands,
+            (Expect::Hands, _) => Expect::Number,
+            (Expect::Number | Expect::Moves, "moves") => Expect::MoveList,
+            (Expect::Number, _) => Expect::Moves,
+            (Expect::Moves | Expect::MoveList, _) => Expect::MoveList,
+        };
+        current.push(word);
+    }
+    flush(&mut current, &mut problems);
+    (problems, stdin)
+}
+
+/// The words of `s` with the 1-based character column of each.
+fn words_with_columns(s: &str) -> Vec<(usize, usize, &str)> {
+    // (column, byte offset, word)
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    for (column, (byte, c)) in s.char_indices().enumerate() {
+        if c.is_whitespace() {
+            if let Some((col, b)) = start.take() {
+                out.push((col, b, &s[b..byte]));
+            }
+        } else if start.is_none() {
+            start = Some((column + 1, byte));
+        }
+    }
+    if let Some((col, b)) = start {
+        out.push((col, b, &s[b..]));
+    }
+    out
+}
+
+/// Reads a problem: `[position] startpos|[sfen] <SFEN> [moves ...]`, the
+/// position after the moves. On error: the message and the column.
+fn read_problem(text: &str, relaxed: bool) -> Result<Position, (String, Option<usize>)> {
+    let words = words_with_columns(text);
+    if words.is_empty() {
+        return Err(("empty: expected an SFEN".to_string(), None));
+    }
+    // The position part, with a leading `position` blanked out so that the
+    // columns of SFEN errors stay those of `text`.
+    let moves_at = words.iter().position(|&(_, _, w)| w == "moves");
+    let end = moves_at.map_or(text.len(), |i| words[i].1);
+    let mut head = text[..end].to_string();
+    if words[0].2 == "position" {
+        let b = words[0].1;
+        head.replace_range(b..b + "position".len(), "        ");
+    }
+    let parsed = if relaxed {
+        Position::from_sfen_relaxed(&head)
+    } else {
+        head.parse::<Position>()
+    };
+    let mut pos = parsed.map_err(|e| describe(UsiPositionError::Sfen(e), relaxed))?;
+    if let Some(i) = moves_at {
+        for (index, &(column, _, w)) in words[i + 1..].iter().enumerate() {
+            let m = pos.parse_move(w).map_err(|error| {
+                describe(
+                    UsiPositionError::BadMove {
+                        index: index + 1,
+                        column,
+                        error,
+                    },
+                    relaxed,
+                )
+            })?;
+            pos.do_move(m);
+        }
+    }
+    Ok(pos)
+}
+
+/// A one-line message for a position error, and its column.
+fn describe(e: UsiPositionError, relaxed: bool) -> (String, Option<usize>) {
+    let column = super::error_column(&e);
+    let mut message = e.to_string();
+    if let Some(c) = column
+        && !message.contains("column")
+    {
+        message.push_str(&format!(" (column {c})"));
+    }
+    if !relaxed
+        && matches!(
+            e,
+            UsiPositionError::Sfen(SfenError::TwoPawns { .. } | SfenError::TooManyPieces { .. })
+        )
+    {
+        message.push_str("; --relaxed accepts this");
+    }
+    (message, column)
+}
+
+// ----------------------------------------------------------------------
+// Writing results
+// ----------------------------------------------------------------------
+
+fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonRecord {
+    let (name, moves, limit) = match &result.outcome {
+        Outcome::Mate { moves } => ("mate", Some(moves), None),
+        Outcome::NoMate => ("nomate", None, None),
+        Outcome::Unknown(limit) => ("unknown", None, Some(limit_name(*limit))),
+    };
+    JsonRecord {
+        line: origin.line(),
+        sfen: pos.to_string(),
+        result: name,
+        length: moves.map(|m| m.len()),
+        moves: moves
+            .map(|m| m.iter().map(|m| m.to_string()).collect())
+            .unwrap_or_default(),
+        nodes: result.nodes,
+        millis: u64::try_from(result.elapsed.as_millis()).unwrap_or(u64::MAX),
+        limit,
+        error: None,
+    }
+}
+
+fn json_error(bad: &BadProblem) -> JsonRecord {
+    JsonRecord {
+        line: bad.origin.line(),
+        sfen: bad.text.clone(),
+        result: "error",
+        length: None,
+        moves: Vec::new(),
+        nodes: 0,
+        millis: 0,
+        limit: None,
+        error: Some(format!("{}: {}", bad.origin.describe(), bad.message)),
+    }
+}
+
+fn write_json(out: &mut dyn Write, record: &JsonRecord) -> Result<(), CliError> {
+    let text = serde_json::to_string(record)
+        .map_err(|e| CliError::Io(io::Error::other(format!("JSON: {e}"))))?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
+fn write_report(
+    out: &mut dyn Write,
+    origin: Origin,
+    pos: &Position,
+    result: &SolveResult,
+) -> io::Result<()> {
+    writeln!(out, "== {} ==", origin.describe())?;
+    write!(out, "{}", pos.diagram())?;
+    writeln!(out, "sfen {pos}")?;
+    match &result.outcome {
+        Outcome::Mate { moves } => {
+            writeln!(out, "mate in {}", moves.len())?;
+            let usi: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            writeln!(out, "usi {}", usi.join(" "))?;
+            match japanese_line(pos, moves, None) {
+                Ok(line) => writeln!(out, "japanese {line}")?,
+                Err(e) => writeln!(out, "japanese (cannot be written: {e})")?,
+            }
+        }
+        Outcome::NoMate => writeln!(out, "no mate")?,
+        Outcome::Unknown(limit) => writeln!(out, "unknown ({limit})")?,
+    }
+    writeln!(out, "nodes {}", result.nodes)?;
+    let secs = result.elapsed.as_secs_f64();
+    writeln!(out, "time {secs:.3} s")?;
+    if secs > 0.0 {
+        writeln!(out, "nps {:.0}", result.nodes as f64 / secs)?;
+    } else {
+        writeln!(out, "nps -")?;
+    }
+    writeln!(out)
+}
+
+/// The text report of a bad problem, on stderr: what is wrong, and the
+/// input with a caret under the column when there is one.
+fn report_error(bad: &BadProblem) {
+    let mut msg = format!("error: {}: {}", bad.origin.describe(), bad.message);
+    if !bad.text.is_empty() {
+        msg.push_str(&format!("\n  {}", bad.text));
+    }
+    if let Some(column) = bad.column {
+        msg.push_str(&format!("\n  {:>1$}", "^", column));
+    }
+    let _ = writeln!(io::stderr(), "{msg}");
+}
+
+fn write_summary(tally: &Tally, interrupted: bool) {
+    let mut line = format!(
+        "summary: solved {}, no mate {}, unknown {}, errors {}, nodes {}, time {:.3} s",
+        tally.mate,
+        tally.nomate,
+        tally.unknown,
+        tally.errors,
+        tally.nodes,
+        tally.time.as_secs_f64()
+    );
+    if interrupted {
+        line.push_str(", interrupted: the remaining problems were not solved");
+    }
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(args: &[&str]) -> (Vec<String>, bool) {
+        split_arguments(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn arguments_split_into_problems() {
+        let a = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        let b = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p";
+        let words: Vec<&str> = a.split(' ').chain(b.split(' ')).collect();
+        assert_eq!(split(&words), (vec![a.to_string(), b.to_string()], false));
+        assert_eq!(split(&[a, b]), (vec![a.to_string(), b.to_string()], false));
+        // `-` as the hands, then as stdin.
+        let (p, stdin) = split(&["8k/9/9/9/9/9/9/9/9", "b", "-", "1", "-"]);
+        assert_eq!(p, ["8k/9/9/9/9/9/9/9/9 b - 1"]);
+        assert!(stdin);
+        let (p, _) = split(&[
+            "position",
+            "startpos",
+            "moves",
+            "7g7f",
+            "3c3d",
+            "sfen",
+            "8k/9/9/9/9/9/9/9/9",
+            "b",
+            "R",
+            "moves",
+            "1a1b",
+            "startpos",
+        ]);
+        assert_eq!(
+            p,
+            [
+                "position startpos moves 7g7f 3c3d",
+                "sfen 8k/9/9/9/9/9/9/9/9 b R moves 1a1b",
+                "startpos"
+            ]
+        );
+        assert_eq!(split(&["-"]), (vec![], true));
+    }
+
+    #[test]
+    fn problems_read_with_columns() {
+        let pos = read_problem(
+            "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 moves G*5b",
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            pos.to_string(),
+            "4k4/4G4/4P4/9/9/9/9/9/9 w 2r2b3g4s4n4l17p 2"
+        );
+        let (msg, column) =
+            read_problem("position sfen 4k4/9/4x4/9/9/9/9/9/9 b G 1", false).unwrap_err();
+        assert_eq!(column, Some(22), "{msg}");
+        assert!(msg.contains("column 22"), "{msg}");
+        let (msg, column) = read_problem(
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 moves G*5b 5a5b",
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(column, Some(55), "{msg}");
+        assert!(msg.starts_with("move 2 (column 55)"), "{msg}");
+        let nifu = "4k4/9/9/9/9/9/2P6/2P6/9 b G 1";
+        let (msg, _) = read_problem(nifu, false).unwrap_err();
+        assert!(msg.contains("--relaxed"), "{msg}");
+        assert!(read_problem(nifu, true).is_ok());
+        assert!(read_problem("  ", false).is_err());
+    }
+}

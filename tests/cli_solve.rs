@@ -1,0 +1,468 @@
+//! `tsume solve`, run as a user would: problems from arguments, files and
+//! stdin, the JSON records, bad lines, the time limit and Ctrl-C.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tsume::core::notation::japanese_line;
+use tsume::core::{Color, Move, Position, UsiPosition};
+use tsume::solver::is_mating_line;
+
+/// Mate in 1: G*5b.
+const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+/// Mate in 3: 9f5b+ 4a5b S*4b.
+const MATE3: &str = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";
+/// No mate: a lone rook in hand against a king in the corner.
+const NOMATE: &str = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p 1";
+/// Hard: the solver neither proves nor disproves these within a minute
+/// (problems/nomate.tsv, cshogi's no-mate tests that hit its node limit).
+const HARD: &str = "7nl/5Psk1/1+P1+P1p1pp/K3g4/6p1B/1SP4P1/PsS3P1P/1N7/+r6NL w GLrb2gnl6p 1";
+const HARD2: &str = "l6GK/2p2+R1P1/p1nsp2+Sp/1p1p2s2/2+R2bk2/3P4P/P4+p1g1/2s6/L7L b B2GNL2n7p 1";
+
+fn tsume() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tsume"))
+}
+
+/// Runs `tsume solve ARGS` with a small table, stdin closed.
+fn solve(args: &[&str]) -> Output {
+    tsume()
+        .arg("solve")
+        .args(["--hash", "16"])
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the tsume binary runs")
+}
+
+/// Runs `tsume solve ARGS` with `input` on stdin.
+fn solve_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = tsume()
+        .arg("solve")
+        .args(["--hash", "16"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tsume binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// The JSON records of a `--json` run, one per line.
+fn records(out: &Output) -> Vec<Value> {
+    stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+/// The record's moves, read back in the position its `sfen` names.
+fn moves_of(record: &Value) -> (Position, Vec<Move>) {
+    let pos = Position::from_sfen_relaxed(record["sfen"].as_str().unwrap()).unwrap();
+    let moves = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().parse::<Move>().unwrap())
+        .collect();
+    (pos, moves)
+}
+
+/// Checks a mate record: `length` plies that mate, the attacker to move.
+fn assert_mate(record: &Value, length: usize) {
+    assert_eq!(record["result"], "mate", "{record}");
+    assert_eq!(record["length"], length, "{record}");
+    let (pos, moves) = moves_of(record);
+    assert_eq!(moves.len(), length, "{record}");
+    assert!(
+        is_mating_line(&pos, &moves, pos.side_to_move()),
+        "not a mate: {record}"
+    );
+}
+
+/// A file in the temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, text: &str) -> TempFile {
+        let path =
+            std::env::temp_dir().join(format!("tsume-cli-solve-{}-{name}.tsv", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn mate_in_one_as_json() {
+    let out = solve(&[MATE1, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 1);
+    let rec = r[0].as_object().unwrap();
+    let mut keys: Vec<&str> = rec.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["length", "millis", "moves", "nodes", "result", "sfen"],
+        "{}",
+        r[0]
+    );
+    assert_eq!(r[0]["sfen"], MATE1);
+    assert_eq!(r[0]["result"], "mate");
+    assert_eq!(r[0]["length"], 1);
+    assert_eq!(r[0]["moves"], serde_json::json!(["G*5b"]));
+    assert!(r[0]["nodes"].as_u64().unwrap() >= 1);
+    assert!(r[0]["millis"].as_u64().is_some());
+    assert_mate(&r[0], 1);
+}
+
+#[test]
+fn mate_in_three_as_json() {
+    let out = solve(&[MATE3, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["sfen"], MATE3);
+    assert_mate(&r[0], 3);
+    assert_eq!(r[0]["moves"][0], "9f5b+", "{}", r[0]);
+    assert!(r[0].get("limit").is_none() && r[0].get("line").is_none());
+}
+
+#[test]
+fn no_mate() {
+    let out = solve(&[NOMATE, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["result"], "nomate");
+    assert_eq!(r[0]["length"], Value::Null);
+    assert_eq!(r[0]["moves"], serde_json::json!([]));
+    assert!(r[0].get("limit").is_none());
+
+    let out = solve(&[NOMATE]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.lines().any(|l| l == "no mate"), "{text}");
+}
+
+#[test]
+fn text_report() {
+    let out = solve(&[MATE3]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let pos: Position = MATE3.parse().unwrap();
+    assert!(text.contains(&pos.diagram()), "{text}");
+    let line = |key: &str| -> &str {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("no `{key}` line in\n{text}"))
+    };
+    assert_eq!(line("sfen"), MATE3);
+    assert!(text.lines().any(|l| l == "mate in 3"), "{text}");
+    let moves: Vec<Move> = line("usi").split(' ').map(|m| m.parse().unwrap()).collect();
+    assert!(is_mating_line(&pos, &moves, Color::Black));
+    assert_eq!(
+        line("japanese"),
+        japanese_line(&pos, &moves, None).unwrap(),
+        "{text}"
+    );
+    assert!(line("japanese").starts_with("▲５二角成"), "{text}");
+    line("nodes").parse::<u64>().unwrap();
+    assert!(line("time").ends_with(" s"));
+    let nps = line("nps");
+    assert!(nps == "-" || nps.parse::<f64>().is_ok(), "{text}");
+}
+
+#[test]
+fn sfen_split_over_arguments() {
+    let mut args: Vec<&str> = MATE1.split(' ').collect();
+    args.extend(NOMATE.split(' '));
+    args.push(MATE3);
+    args.push("--json");
+    let out = solve(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 3, "{}", stdout(&out));
+    assert_mate(&r[0], 1);
+    assert_eq!(r[1]["result"], "nomate");
+    assert_mate(&r[2], 3);
+    // Several problems: a summary on stderr.
+    assert!(stderr(&out).contains("summary: solved 2, no mate 1"));
+}
+
+#[test]
+fn file_with_a_bad_line_in_the_middle() {
+    let bad = "4k4/9/4x4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+    let file = TempFile::new(
+        "bad-line",
+        &format!("# a comment\n{MATE1}\t1\tG*5b\tname\n\n{bad}\t1\n{NOMATE}\t-1\r\n{MATE3}\n"),
+    );
+    let out = solve(&["--file", file.path(), "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 4, "{}", stdout(&out));
+    assert_eq!(r[0]["line"], 2);
+    assert_mate(&r[0], 1);
+    assert_eq!(r[1]["line"], 4);
+    assert_eq!(r[1]["result"], "error");
+    assert_eq!(r[1]["sfen"], bad);
+    let error = r[1]["error"].as_str().unwrap();
+    assert!(error.starts_with("line 4: "), "{error}");
+    assert!(error.contains("`x` at column 8"), "{error}");
+    assert_eq!(r[2]["line"], 5);
+    assert_eq!(r[2]["result"], "nomate");
+    assert_eq!(r[3]["line"], 6);
+    assert_mate(&r[3], 3);
+    let err = stderr(&out);
+    assert!(
+        err.contains("summary: solved 2, no mate 1, unknown 0, errors 1, nodes "),
+        "{err}"
+    );
+
+    // The text report: the error on stderr with a caret, the rest solved.
+    let out = solve(&["--file", file.path()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error: line 4: bad SFEN: unknown letter `x` at column 8"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("\n  {bad}\n  {:>8}\n", "^")), "{err}");
+    let text = stdout(&out);
+    assert_eq!(text.matches("\nsfen ").count(), 3, "{text}");
+    assert!(text.contains("== line 6 =="), "{text}");
+}
+
+#[test]
+fn problems_from_stdin() {
+    let input = format!("{MATE1}\n# skipped\n   \nsfen {MATE3}\tthe rest\n");
+    for args in [&["-", "--json"][..], &["--file", "-", "--json"][..]] {
+        let out = solve_stdin(args, &input);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let r = records(&out);
+        assert_eq!(r.len(), 2, "{}", stdout(&out));
+        assert_eq!(r[0]["line"], 1);
+        assert_mate(&r[0], 1);
+        assert_eq!(r[1]["line"], 4);
+        assert_mate(&r[1], 3);
+    }
+    let out = solve_stdin(&[], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("nothing to solve"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn usi_position_commands() {
+    let usi = format!("position sfen {MATE3} moves 9f5b+ 4a5b");
+    let input = format!("{usi}\nposition startpos moves 7g7f 3c3d\n");
+    let out = solve_stdin(&["-", "--json"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 2);
+    // The problem is the position after the moves.
+    let after = usi.parse::<UsiPosition>().unwrap().end;
+    assert_eq!(r[0]["sfen"], after.to_string());
+    assert_mate(&r[0], 1);
+    assert_eq!(r[0]["moves"], serde_json::json!(["S*4b"]));
+    assert_eq!(r[1]["result"], "nomate");
+
+    // An illegal move is an error naming the move and its column.
+    let out = solve(&[&format!("position sfen {MATE3} moves 9f5b+ 4a4b"), "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let r = records(&out);
+    let error = r[0]["error"].as_str().unwrap();
+    assert!(error.contains("move 2 (column 70)"), "{error}");
+}
+
+#[test]
+fn defender_to_move() {
+    // After 9f5b+ White is in check, and mated in two more plies.
+    let check = format!("position sfen {MATE3} moves 9f5b+");
+    let out = solve(&[&check, "--defender", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r[0]["result"], "mate");
+    assert_eq!(r[0]["length"], 2, "{}", r[0]);
+    let (pos, moves) = moves_of(&r[0]);
+    assert!(is_mating_line(&pos, &moves, Color::Black));
+
+    // Not in check: an error for that problem.
+    let out = solve(&["startpos", "--defender", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let error = records(&out)[0]["error"].as_str().unwrap().to_string();
+    assert!(error.contains("not in check"), "{error}");
+}
+
+#[test]
+fn relaxed_positions() {
+    // Two black pawns on file 9.
+    let nifu = "k8/9/P8/9/9/9/P8/9/9 b G 1";
+    let out = solve(&[nifu, "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let error = records(&out)[0]["error"].as_str().unwrap().to_string();
+    assert!(error.contains("--relaxed"), "{error}");
+    let out = solve(&[nifu, "--json", "--relaxed"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_mate(&records(&out)[0], 1);
+}
+
+#[test]
+fn node_limit() {
+    let out = solve(&[HARD, "--nodes", "1000", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r[0]["result"], "unknown");
+    assert_eq!(r[0]["limit"], "nodes");
+    assert_eq!(r[0]["length"], Value::Null);
+    assert!(r[0]["nodes"].as_u64().unwrap() <= 1000 + 256, "{}", r[0]);
+}
+
+#[test]
+fn time_limit_is_kept() {
+    let start = Instant::now();
+    let out = solve(&[HARD, "--time", "0.5", "--json"]);
+    let wall = start.elapsed();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r[0]["result"], "unknown", "{}", r[0]);
+    assert_eq!(r[0]["limit"], "time");
+    let millis = r[0]["millis"].as_u64().unwrap();
+    assert!((500..600).contains(&millis), "{}", r[0]);
+    assert!(wall < Duration::from_millis(600), "took {wall:?}");
+
+    let out = solve(&[HARD, "--time", "0.5"]);
+    assert!(
+        stdout(&out).lines().any(|l| l == "unknown (time limit)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Waits up to `limit` for the child to exit; kills it after that.
+fn wait_at_most(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn ctrl_c_stops_the_search() {
+    let mut child = tsume()
+        .args([
+            "solve", "--hash", "16", "--time", "60", "--json", HARD2, HARD,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tsume binary runs");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let status = wait_at_most(&mut child, Duration::from_secs(5));
+    let waited = sent.elapsed();
+    let out = child.wait_with_output().unwrap();
+    let status = status.expect("tsume exits after SIGINT");
+    assert_eq!(status.code(), Some(130), "{}", stderr(&out));
+    assert!(waited < Duration::from_millis(500), "took {waited:?}");
+    // The first search reports what it knows; the second never starts.
+    let r = records(&out);
+    assert_eq!(r.len(), 1, "{}", stdout(&out));
+    assert_eq!(r[0]["result"], "unknown");
+    assert_eq!(r[0]["limit"], "stopped");
+    assert!(r[0]["nodes"].as_u64().unwrap() > 0);
+    let err = stderr(&out);
+    assert!(
+        err.contains("summary: solved 0, no mate 0, unknown 1, errors 0"),
+        "{err}"
+    );
+    assert!(err.contains("interrupted"), "{err}");
+}
+
+#[test]
+fn ctrl_c_while_waiting_for_stdin() {
+    let mut child = tsume()
+        .args(["solve", "--hash", "16", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tsume binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{MATE1}").unwrap();
+    stdin.flush().unwrap();
+    // The pipe stays open: tsume waits for the next line.
+    std::thread::sleep(Duration::from_millis(300));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let status = wait_at_most(&mut child, Duration::from_secs(5));
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(status.and_then(|s| s.code()), Some(130), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 1);
+    assert_mate(&r[0], 1);
+    let err = stderr(&out);
+    assert!(err.contains("summary: solved 1, no mate 0"), "{err}");
+}
+
+#[test]
+fn usage_errors() {
+    for args in [
+        &["--time", "0"][..],
+        &["--time", "x", MATE1][..],
+        &["--nodes", "0", MATE1][..],
+        &["--file", "/nonexistent/problems.tsv"][..],
+        &["--file", "x.tsv", "-"][..],
+    ] {
+        let out = solve(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!stderr(&out).contains("panicked"), "{args:?}");
+    }
+}
