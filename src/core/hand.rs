@@ -46,6 +46,12 @@ impl Hand {
         self.0
     }
 
+    /// The hand with these packed bits, as [`Hand::raw`] gave them.
+    #[inline(always)]
+    pub(crate) const fn from_raw(raw: u32) -> Hand {
+        Hand(raw)
+    }
+
     /// How many pieces of `kind` (a hand kind) the hand holds.
     #[inline(always)]
     pub const fn count(self, kind: PieceKind) -> u32 {

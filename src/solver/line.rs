@@ -19,7 +19,7 @@ use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Move, Position};
 
 use super::repetition::extend_path;
-use super::search::Search;
+use super::search::{STACK_RED_ZONE, STACK_SEGMENT, Search};
 use super::tt::INF;
 
 /// Longest line accepted.
@@ -291,7 +291,9 @@ impl Walker<'_, '_> {
                 self.search
                     .reps
                     .push(pos.board_key(), pos.hand(self.search.attacker));
-                let v = self.value(pos, extend_path(path_hash, key), budget);
+                let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                    self.value(pos, extend_path(path_hash, key), budget)
+                });
                 self.search.reps.pop();
                 self.path.remove(&key);
                 v

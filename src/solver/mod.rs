@@ -97,10 +97,6 @@ pub enum SolveError {
     NotInCheck,
 }
 
-/// Stack of the search thread: the search recurses once per ply, and the
-/// line reader once more; pages are only touched as deep as it goes.
-const SEARCH_STACK_BYTES: usize = 1 << 30;
-
 /// A solver with its transposition table, kept between searches.
 pub struct Solver {
     table: Table,
@@ -138,6 +134,12 @@ impl Solver {
     /// start of each search).
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// Makes the whole table resident now (see [`tt::Table::prefault`]):
+    /// worth it before solving many problems.
+    pub fn prefault(&mut self) {
+        self.table.prefault();
     }
 
     /// Forgets all results.
@@ -183,40 +185,33 @@ impl Solver {
             stats: Default::default(),
         };
         search.reps.clear();
-        // The search recurses once per ply: it gets a stack of its own,
-        // large enough for the deepest line it may follow.
-        let (outcome, nodes) = std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .name("tsume-search".into())
-                .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let mut root = pos.clone();
-                    let root_key = root.key();
-                    search.reps.push(root.board_key(), root.hand(attacker));
-                    let r = search.mid(&mut root, root_key, INF, INF, 0);
-                    let outcome = if r.pn == 0 {
-                        match line::extract(&mut search, pos) {
-                            Some(moves) => Outcome::Mate { moves },
-                            None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
-                        }
-                    } else if r.dn == 0 {
-                        if search.depth_cut {
-                            Outcome::Unknown(Limit::Depth)
-                        } else {
-                            Outcome::NoMate
-                        }
-                    } else {
-                        Outcome::Unknown(search.aborted.unwrap_or(Limit::Nodes))
-                    };
-                    if std::env::var_os("TSUME_DEBUG").is_some() {
-                        eprintln!("{:?}", search.stats);
-                    }
-                    (outcome, search.nodes)
-                })
-                .expect("spawning the search thread")
-                .join()
-                .expect("the search thread panicked")
-        });
+        let mut root = pos.clone();
+        let root_key = root.key();
+        search.reps.push(root.board_key(), root.hand(attacker));
+        let r = search.mid(&mut root, root_key, INF, INF, 0);
+        let search_nodes = search.nodes;
+        let outcome = if r.pn == 0 {
+            match line::extract(&mut search, pos) {
+                Some(moves) => Outcome::Mate { moves },
+                None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
+            }
+        } else if r.dn == 0 {
+            if search.depth_cut {
+                Outcome::Unknown(Limit::Depth)
+            } else {
+                Outcome::NoMate
+            }
+        } else {
+            Outcome::Unknown(search.aborted.unwrap_or(Limit::Nodes))
+        };
+        let nodes = search.nodes;
+        if std::env::var_os("TSUME_DEBUG").is_some() {
+            eprintln!(
+                "search {search_nodes} line {} {:?}",
+                nodes - search_nodes,
+                search.stats
+            );
+        }
         self.reps.clear();
         Ok(SolveResult {
             outcome,

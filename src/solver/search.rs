@@ -17,6 +17,12 @@ use super::tt::{INF, MAX_FINITE, Probe, Table};
 /// this path, so a "no mate" that needed it is reported as unknown).
 pub const MAX_PLY: u32 = 3000;
 
+/// The search recurses once per ply. When less than this much stack is
+/// left, the next levels run on a fresh segment of `STACK_SEGMENT` bytes,
+/// so deep lines work on any thread, whatever its stack.
+pub(crate) const STACK_RED_ZONE: usize = 128 * 1024;
+pub(crate) const STACK_SEGMENT: usize = 8 * 1024 * 1024;
+
 /// What a search of one node returns.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct NodeResult {
@@ -471,7 +477,10 @@ impl Search<'_> {
             let m = c.mv;
             let undo = pos.do_move(m);
             self.reps.push(pos.board_key(), self.attacker_hand(pos));
-            let r = self.mid(pos, paths[best], child_thpn, child_thdn, ply + 1);
+            let child_path = paths[best];
+            let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                self.mid(pos, child_path, child_thpn, child_thdn, ply + 1)
+            });
             self.reps.pop();
             pos.undo_move(m, undo);
             let ch = &mut children[best];
