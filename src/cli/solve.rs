@@ -356,6 +356,9 @@ impl Session<'_> {
                 return self.bad(bad, out);
             }
         };
+        // Each problem starts from an empty table (a generation bump, not a
+        // rewrite), so its answer does not depend on the problems before it.
+        self.solver.clear();
         let result = match self.solver.solve(&pos, &self.limits) {
             Ok(result) => result,
             Err(e) => {
