@@ -98,6 +98,11 @@ pub struct Args {
     /// Ask whether the side to move, which must be in check, is mated
     #[arg(long)]
     defender: bool,
+
+    /// Report the first mate the search proves, without looking for the
+    /// shortest one (faster; the line may be much longer than needed)
+    #[arg(long)]
+    first_line: bool,
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -224,6 +229,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         nodes: args.nodes,
         time: args.time,
         defender_to_move: args.defender,
+        shortest: !args.first_line,
     };
     let mut session = Session {
         solver: &mut solver,

@@ -41,11 +41,14 @@ struct Walker<'s, 'a> {
 /// Short budgets are tried first over the table alone (cheap, and they find
 /// short lines the search proved on the side); the last try uses the
 /// length the root was proven with, and searches again where needed.
-pub(crate) fn extract(search: &mut Search, root: &Position) -> Option<Vec<Move>> {
+pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> Option<Vec<Move>> {
     let proven_len = search
         .probe(root)
         .map_or(MAX_LINE, |p| p.len as u32)
         .clamp(1, MAX_LINE);
+    if shortest && let Some(line) = shortest_by_bounded_search(search, root, proven_len) {
+        return Some(line);
+    }
     // Over the table alone, short budgets first.
     let mut budget = 1;
     while budget < proven_len {
@@ -89,6 +92,61 @@ pub(crate) fn extract(search: &mut Search, root: &Position) -> Option<Vec<Move>>
         search.depth_cut = depth_cut;
         search.reps.pop();
     }
+}
+
+/// Searches from the root for a mate within 1, 3, 5, ... plies, up to the
+/// proven length, within a node budget of a few times what the main search
+/// took: the first bound that is proven gives the length of the shortest
+/// mate (every interposition counted), and its line is read with that
+/// budget. `None` when the budget runs out first.
+fn shortest_by_bounded_search(
+    search: &mut Search,
+    root: &Position,
+    proven_len: u32,
+) -> Option<Vec<Move>> {
+    let start = search.nodes;
+    let allowance = start.saturating_mul(4).saturating_add(20_000);
+    let user_limit = search.node_limit;
+    let mut bound = 1;
+    let mut result = None;
+    while bound < proven_len {
+        let spent = search.nodes - start;
+        if spent >= allowance || search.aborted.is_some() {
+            break;
+        }
+        search.node_limit = user_limit.min(search.nodes + (allowance - spent));
+        let mut pos = root.clone();
+        let key = pos.key();
+        search.reps.clear();
+        search.reps.push(pos.board_key(), pos.hand(search.attacker));
+        let depth_cut = search.depth_cut;
+        search.set_bound(Some(bound));
+        let r = search.mid(&mut pos, key, INF, INF, 0);
+        search.reps.pop();
+        let proven = r.pn == 0;
+        if proven {
+            let mut walker = Walker {
+                search: &mut *search,
+                memo: HashMap::new(),
+                path: HashSet::new(),
+                research: true,
+            };
+            result = walker.line(root, bound);
+        }
+        search.set_bound(None);
+        search.depth_cut = depth_cut;
+        if search.aborted == Some(super::Limit::Nodes) && search.nodes < user_limit {
+            // Our own allowance ran out, not the caller's limit.
+            search.aborted = None;
+            break;
+        }
+        if proven {
+            break;
+        }
+        bound += 2;
+    }
+    search.node_limit = user_limit;
+    result
 }
 
 impl Walker<'_, '_> {

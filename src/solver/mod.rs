@@ -68,8 +68,8 @@ pub enum Outcome {
     Unknown(Limit),
 }
 
-/// Limits of one search.
-#[derive(Clone, Debug, Default)]
+/// Limits and options of one search.
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Stop after this many nodes.
     pub nodes: Option<u64>,
@@ -78,6 +78,22 @@ pub struct Limits {
     /// Ask whether the side to move (in check) is mated, instead of
     /// whether it mates.
     pub defender_to_move: bool,
+    /// After the proof, look for the shortest mate (every interposition
+    /// counted) by searches with a growing length bound, within a few times
+    /// the nodes of the proof; otherwise the line is the first proof found.
+    /// On by default.
+    pub shortest: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            nodes: None,
+            time: None,
+            defender_to_move: false,
+            shortest: true,
+        }
+    }
 }
 
 /// A search result with its cost.
@@ -191,7 +207,7 @@ impl Solver {
         let r = search.mid(&mut root, root_key, INF, INF, 0);
         let search_nodes = search.nodes;
         let outcome = if r.pn == 0 {
-            match line::extract(&mut search, pos) {
+            match line::extract(&mut search, pos, limits.shortest) {
                 Some(moves) => Outcome::Mate { moves },
                 None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
             }
