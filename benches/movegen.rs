@@ -115,11 +115,13 @@ fn samples() -> (Vec<Position>, Vec<Position>) {
                 }
             }
             let checks = movegen::check_moves(&pos);
-            let moves = if !checks.is_empty() && rng.below(2) == 0 {
+            let mut moves = if !checks.is_empty() && rng.below(2) == 0 {
                 checks
             } else {
                 movegen::legal_moves(&pos)
             };
+            // The same sample whatever order the generators list moves in.
+            moves.sort_unstable();
             if moves.is_empty() {
                 break;
             }
