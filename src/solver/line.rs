@@ -49,17 +49,20 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
     if shortest && let Some(line) = shortest_by_bounded_search(search, root, proven_len) {
         return Some(line);
     }
-    // Over the table alone, short budgets first.
+    // Over the table alone, short budgets first, then the proven length.
     let mut budget = 1;
-    while budget < proven_len {
+    loop {
         let mut walker = Walker {
             search,
             memo: HashMap::new(),
             path: HashSet::new(),
             research: false,
         };
-        if let Some(line) = walker.line(root, budget) {
+        if let Some(line) = walker.line(root, budget.min(proven_len)) {
             return Some(line);
+        }
+        if budget >= proven_len {
+            break;
         }
         budget = budget * 2 + 1;
     }
@@ -183,10 +186,15 @@ impl Walker<'_, '_> {
         {
             return Some(v);
         }
-        if self.search.aborted.is_some() || self.search.nodes >= self.search.node_limit {
-            return None;
+        // Walks over the table alone are cheap and always finish: a mate
+        // already proven is reported with a line even when a limit stopped
+        // the search for a shorter one.
+        if self.research {
+            self.search.count_node();
+            if self.search.aborted.is_some() {
+                return None;
+            }
         }
-        self.search.nodes += 1;
         let or_node = pos.side_to_move() == self.search.attacker;
         let mut list = MoveList::new();
         let result = if or_node {
@@ -296,7 +304,9 @@ impl Walker<'_, '_> {
     /// The length of the proven mate after `m`, when the table holds one
     /// within `budget` and the position is not on the line.
     fn proven_len_after(&mut self, pos: &mut Position, m: Move, budget: u32) -> Option<u16> {
-        self.search.nodes += 1;
+        if self.research {
+            self.search.count_node();
+        }
         let undo = pos.do_move(m);
         let key = pos.key();
         let r = if self.path.contains(&key) {

@@ -192,7 +192,7 @@ impl Search<'_> {
 
     /// Counts a node and checks the limits; sets `aborted` when one is hit.
     #[inline(always)]
-    fn count_node(&mut self) {
+    pub(crate) fn count_node(&mut self) {
         self.nodes += 1;
         if self.aborted.is_some() {
             return;
