@@ -40,6 +40,13 @@ impl Move {
         Move(to.index() as u16 | (80 + kind as u16) << 7)
     }
 
+    /// The move of a raw encoding the caller knows to be valid.
+    #[inline(always)]
+    pub(crate) const fn from_raw_unchecked(raw: u16) -> Move {
+        debug_assert!((raw & 0x7f) < 81 && (raw >> 7) & 0x7f < 88 && raw >> 15 == 0);
+        Move(raw)
+    }
+
     /// The raw 16 bits.
     #[inline(always)]
     pub const fn raw(self) -> u16 {

@@ -7,16 +7,23 @@ use crate::core::{Bitboard, Move, PieceKind, Position};
 
 use super::MoveList;
 use super::legal::{drop_ok, generate_drops, generate_piece_moves, pawn_files};
+use super::sink::Sink;
 
 /// Appends every legal move of the side to move, which must be in check.
 pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
+    evasions(pos, list);
+}
+
+/// Every legal move of the side to move, which must be in check, into `s`.
+#[inline(always)]
+pub(super) fn evasions<S: Sink>(pos: &Position, s: &mut S) {
     debug_assert!(pos.in_check());
     let us = pos.side;
     let ok = pos.kings[us.index()].expect("in check means a king");
     let occ = pos.occupied() ^ Bitboard::from_square(ok);
     for to in attacks::king(ok) & !pos.by_color[us.index()] {
         if !pos.is_attacked(!us, to, occ) {
-            list.push(Move::new(ok, to, false));
+            s.one(Move::new(ok, to, false));
         }
     }
     if pos.checkers.more_than_one() {
@@ -24,8 +31,8 @@ pub fn generate_evasions(pos: &Position, list: &mut MoveList) {
     }
     let checker = pos.checkers.lsb_unchecked();
     let between = attacks::between(ok, checker);
-    generate_piece_moves(pos, between | pos.checkers, list);
-    generate_drops(pos, between, list);
+    generate_piece_moves(pos, between | pos.checkers, s);
+    generate_drops(pos, between, s);
 }
 
 /// Whether the side to move, which must be in check, has a legal move.

@@ -6,7 +6,8 @@ use crate::core::position::must_promote;
 use crate::core::{Bitboard, Color, Move, PieceKind, Position, Square};
 
 use super::MoveList;
-use super::evasions::generate_evasions;
+use super::evasions::evasions;
+use super::sink::{Counter, Sink};
 
 /// The promotion zone of each colour.
 pub(super) const ZONE: [Bitboard; 2] = [
@@ -74,40 +75,131 @@ pub(super) fn push_board_move(
     }
 }
 
+/// Emits the moves of a piece of `kind` and colour `us` from `from` to the
+/// squares of `to`, with every promotion choice the rules allow.
+#[inline(always)]
+fn emit_piece<S: Sink>(s: &mut S, kind: PieceKind, us: Color, from: Square, to: Bitboard) {
+    use PieceKind::*;
+    let zone = ZONE[us.index()];
+    match kind {
+        // Forward movers: from inside the zone they stay inside it.
+        Pawn | Lance => {
+            s.moves_from(from, to & zone, true);
+            s.moves_from(from, to & PAWN_LANCE_OK[us.index()], false);
+        }
+        Knight => {
+            s.moves_from(from, to & zone, true);
+            s.moves_from(from, to & KNIGHT_OK[us.index()], false);
+        }
+        Silver | Bishop | Rook => {
+            let promo = if from.in_promotion_zone(us) {
+                to
+            } else {
+                to & zone
+            };
+            s.moves_from(from, promo, true);
+            s.moves_from(from, to, false);
+        }
+        _ => s.moves_from(from, to, false),
+    }
+}
+
+/// Emits moves of pieces of `kind` (one that may promote if it starts or
+/// ends in the zone) from each square of `from` to its attacks in `target`.
+#[inline(always)]
+fn emit_zone_promoters<S: Sink>(
+    s: &mut S,
+    us: Color,
+    from: Bitboard,
+    target: Bitboard,
+    attacks: impl Fn(Square) -> Bitboard,
+) {
+    let zone = ZONE[us.index()];
+    for f in from {
+        let t = attacks(f) & target;
+        let promo = if zone.contains(f) { t } else { t & zone };
+        s.moves_from(f, promo, true);
+        s.moves_from(f, t, false);
+    }
+}
+
 /// Moves of the side to move's pieces other than the king to squares in
 /// `target`, keeping pinned pieces on their line.
 #[inline(always)]
-pub(super) fn generate_piece_moves(pos: &Position, target: Bitboard, list: &mut MoveList) {
+pub(super) fn generate_piece_moves<S: Sink>(pos: &Position, target: Bitboard, s: &mut S) {
+    use PieceKind::*;
     let us = pos.side;
+    let u = us.index();
     let occ = pos.occupied();
+    let own = pos.by_color[u];
+    let k = &pos.by_kind;
     let pinned = pos.pinned();
-    let ok = pos.kings[us.index()];
-    let pawns = pos.pieces(us, PieceKind::Pawn);
-    let pawn_to = match us {
-        Color::Black => Bitboard(pawns.0 >> 1),
-        Color::White => Bitboard(pawns.0 << 1),
-    } & target;
-    for to in pawn_to {
-        let from = match us {
-            Color::Black => Square::new(to.index() as u8 + 1),
-            Color::White => Square::new(to.index() as u8 - 1),
-        };
-        if pinned.contains(from)
-            && !attacks::aligned(from, to, ok.expect("a pinned piece has a king"))
-        {
-            continue;
-        }
-        push_board_move(list, PieceKind::Pawn, us, from, to);
+    let free = own & !pinned;
+    let zone = ZONE[u];
+
+    // Pawns and knights all at once, by shifting: no piece stands where it
+    // could never move, so no step wraps around to another file. A pinned
+    // knight cannot move; pinned pawns go with the other pinned pieces.
+    let pawns = k[Pawn as usize] & free;
+    let knights = k[Knight as usize] & free;
+    let (to, delta, kn_a, d_a, kn_b, d_b) = match us {
+        Color::Black => (
+            Bitboard(pawns.0 >> 1),
+            1,
+            Bitboard(knights.0 >> 11),
+            11,
+            Bitboard(knights.0 << 7),
+            -7,
+        ),
+        Color::White => (
+            Bitboard(pawns.0 << 1),
+            -1,
+            Bitboard(knights.0 >> 7),
+            7,
+            Bitboard(knights.0 << 11),
+            -11,
+        ),
+    };
+    let to = to & target;
+    s.shifted(to & zone, delta, true);
+    s.shifted(to & PAWN_LANCE_OK[u], delta, false);
+    for (t, d) in [(kn_a & target, d_a), (kn_b & target, d_b)] {
+        s.shifted(t & zone, d, true);
+        s.shifted(t & KNIGHT_OK[u], d, false);
     }
-    let others = pos.by_color[us.index()] & !pawns & !pos.by_kind[PieceKind::King as usize];
-    for from in others {
-        let kind = pos.board[from.index()].kind();
-        let mut t = attacks::piece(kind, us, from, occ) & target;
-        if pinned.contains(from) {
-            t &= attacks::line(from, ok.expect("a pinned piece has a king"));
-        }
-        for to in t {
-            push_board_move(list, kind, us, from, to);
+
+    for from in k[Lance as usize] & free {
+        let t = attacks::lance(us, from, occ) & target;
+        s.moves_from(from, t & zone, true);
+        s.moves_from(from, t & PAWN_LANCE_OK[u], false);
+    }
+    emit_zone_promoters(s, us, k[Silver as usize] & free, target, |f| {
+        attacks::silver(us, f)
+    });
+    for from in pos.golds() & free {
+        s.moves_from(from, attacks::gold(us, from) & target, false);
+    }
+    emit_zone_promoters(s, us, k[Bishop as usize] & free, target, |f| {
+        attacks::bishop(f, occ)
+    });
+    emit_zone_promoters(s, us, k[Rook as usize] & free, target, |f| {
+        attacks::rook(f, occ)
+    });
+    for from in k[Horse as usize] & free {
+        s.moves_from(from, attacks::horse(from, occ) & target, false);
+    }
+    for from in k[Dragon as usize] & free {
+        s.moves_from(from, attacks::dragon(from, occ) & target, false);
+    }
+
+    // Pinned pieces move along the line through their king only.
+    let pinned = pinned & !k[King as usize];
+    if pinned.is_nonempty() {
+        let ok = pos.kings[u].expect("a pinned piece has a king");
+        for from in pinned {
+            let kind = pos.board[from.index()].kind();
+            let t = attacks::piece(kind, us, from, occ) & target & attacks::line(from, ok);
+            emit_piece(s, kind, us, from, t);
         }
     }
 }
@@ -115,7 +207,7 @@ pub(super) fn generate_piece_moves(pos: &Position, target: Bitboard, list: &mut 
 /// Drops of every kind in hand on the squares of `to_mask` (which must be
 /// empty), with all four drop restrictions.
 #[inline(always)]
-pub(super) fn generate_drops(pos: &Position, to_mask: Bitboard, list: &mut MoveList) {
+pub(super) fn generate_drops<S: Sink>(pos: &Position, to_mask: Bitboard, s: &mut S) {
     let us = pos.side;
     let hand = pos.hands[us.index()];
     if hand.is_empty() || to_mask.is_empty() {
@@ -135,15 +227,13 @@ pub(super) fn generate_drops(pos: &Position, to_mask: Bitboard, list: &mut MoveL
                 }
             }
         }
-        for to in t {
-            list.push(Move::new_drop(kind, to));
-        }
+        s.drops(kind, t);
     }
 }
 
 /// King moves to squares not attacked by the opponent.
 #[inline(always)]
-fn generate_king_moves(pos: &Position, list: &mut MoveList) {
+fn generate_king_moves<S: Sink>(pos: &Position, s: &mut S) {
     let us = pos.side;
     let Some(ok) = pos.kings[us.index()] else {
         return;
@@ -151,21 +241,34 @@ fn generate_king_moves(pos: &Position, list: &mut MoveList) {
     let occ = pos.occupied() ^ Bitboard::from_square(ok);
     for to in attacks::king(ok) & !pos.by_color[us.index()] {
         if !pos.is_attacked(!us, to, occ) {
-            list.push(Move::new(ok, to, false));
+            s.one(Move::new(ok, to, false));
         }
     }
 }
 
-/// Appends every legal move of the side to move.
-pub fn generate_legal(pos: &Position, list: &mut MoveList) {
+/// Every legal move of the side to move, into `s`.
+#[inline(always)]
+pub(super) fn legal<S: Sink>(pos: &Position, s: &mut S) {
     if pos.in_check() {
-        generate_evasions(pos, list);
+        evasions(pos, s);
         return;
     }
     let target = !pos.by_color[pos.side.index()];
-    generate_piece_moves(pos, target, list);
-    generate_king_moves(pos, list);
-    generate_drops(pos, !pos.occupied(), list);
+    generate_piece_moves(pos, target, s);
+    generate_king_moves(pos, s);
+    generate_drops(pos, !pos.occupied(), s);
+}
+
+/// Appends every legal move of the side to move.
+pub fn generate_legal(pos: &Position, list: &mut MoveList) {
+    legal(pos, list);
+}
+
+/// The number of legal moves of the side to move, without listing them.
+pub fn count_legal(pos: &Position) -> usize {
+    let mut c = Counter::default();
+    legal(pos, &mut c);
+    c.0
 }
 
 #[cfg(test)]
@@ -183,5 +286,29 @@ mod tests {
             Bitboard::file(1) | Bitboard::file(9)
         );
         assert!(pawn_files(&pos, Color::White).is_empty());
+    }
+
+    #[test]
+    fn counting_agrees_with_listing() {
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            // Promotions of every kind, pins, drops (pawn-drop mate too).
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+            "8k/9/8P/9/9/9/9/9/K8 b P 1",
+            "4k4/4r4/9/9/4B4/9/9/4K4/9 b - 1",
+            // In check: evasions.
+            "4k4/9/9/9/9/9/9/4r4/4K4 b GSNLP 1",
+            "k8/9/9/9/9/9/9/9/K3r3b b - 1",
+        ];
+        for sfen in sfens {
+            let pos: Position = sfen.parse().unwrap();
+            let mut list = MoveList::new();
+            generate_legal(&pos, &mut list);
+            assert_eq!(count_legal(&pos), list.len(), "{sfen}");
+            for &m in list.iter() {
+                assert_eq!(pos.is_legal(m), Ok(()), "{m} in {sfen}");
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 use std::mem::MaybeUninit;
 use std::ops::{Deref, DerefMut};
 
-use crate::core::Move;
+use crate::core::{Bitboard, Move};
 
 /// More than the largest number of legal moves in any shogi position (593).
 const CAPACITY: usize = 600;
@@ -39,6 +39,29 @@ impl MoveList {
         if self.len < CAPACITY {
             self.moves[self.len].write(m);
             self.len += 1;
+        }
+    }
+
+    /// Appends the move of raw encoding `base + step * i` for the index `i`
+    /// of every square of `to`, in index order: the moves of one move set
+    /// of the generators (one origin, or one drop kind, or one shift).
+    #[inline(always)]
+    pub(crate) fn push_each(&mut self, to: Bitboard, base: u16, step: u16) {
+        let mut lo = to.0 as u64;
+        let mut hi = (to.0 >> 64) as u64;
+        while lo != 0 {
+            let i = lo.trailing_zeros() as u16;
+            lo &= lo - 1;
+            self.push(Move::from_raw_unchecked(
+                base.wrapping_add(step.wrapping_mul(i)),
+            ));
+        }
+        while hi != 0 {
+            let i = 64 + hi.trailing_zeros() as u16;
+            hi &= hi - 1;
+            self.push(Move::from_raw_unchecked(
+                base.wrapping_add(step.wrapping_mul(i)),
+            ));
         }
     }
 

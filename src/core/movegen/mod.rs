@@ -18,10 +18,11 @@ mod checks;
 mod evasions;
 mod legal;
 mod list;
+mod sink;
 
 pub use checks::generate_checks;
 pub use evasions::generate_evasions;
-pub use legal::generate_legal;
+pub use legal::{count_legal, generate_legal};
 pub use list::MoveList;
 
 use super::{Move, Position};
