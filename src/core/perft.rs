@@ -7,18 +7,19 @@
 //! ```
 
 use super::Position;
-use super::movegen::{MoveList, generate_legal};
+use super::movegen::{MoveList, count_legal, generate_legal};
 
 /// Leaf count to `depth` (the last level is counted, not played).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        // The last level is counted from the move sets, not listed.
+        return count_legal(pos) as u64;
+    }
     let mut list = MoveList::new();
     generate_legal(pos, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut total = 0;
     for &m in list.iter() {
         let undo = pos.do_move(m);
