@@ -63,6 +63,29 @@ const fn make_rays() -> [[u128; 81]; 8] {
 
 static RAYS: [[u128; 81]; 8] = make_rays();
 
+/// Per square: the union of the rays of the directions in `dirs` (a bit
+/// per direction).
+const fn make_pseudo(dirs: u8) -> [u128; 81] {
+    let rays = make_rays();
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut d = 0;
+        while d < 8 {
+            if dirs >> d & 1 != 0 {
+                t[sq] |= rays[d][sq];
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_PSEUDO: [u128; 81] = make_pseudo(0b0101_0101);
+static BISHOP_PSEUDO: [u128; 81] = make_pseudo(0b1010_1010);
+static QUEEN_PSEUDO: [u128; 81] = make_pseudo(0xff);
+
 /// Step offsets for Black; White mirrors the rank step.
 const PAWN_STEPS: &[(i32, i32)] = &[(0, -1)];
 const KNIGHT_STEPS: &[(i32, i32)] = &[(-1, -2), (1, -2)];
@@ -235,15 +258,20 @@ pub fn dragon(sq: Square, occ: Bitboard) -> Bitboard {
 /// Bishop moves on an empty board.
 #[inline(always)]
 pub fn bishop_pseudo(sq: Square) -> Bitboard {
-    let i = sq.index();
-    Bitboard(RAYS[1][i] | RAYS[3][i] | RAYS[5][i] | RAYS[7][i])
+    Bitboard(BISHOP_PSEUDO[sq.index()])
 }
 
 /// Rook moves on an empty board.
 #[inline(always)]
 pub fn rook_pseudo(sq: Square) -> Bitboard {
-    let i = sq.index();
-    Bitboard(RAYS[0][i] | RAYS[2][i] | RAYS[4][i] | RAYS[6][i])
+    Bitboard(ROOK_PSEUDO[sq.index()])
+}
+
+/// The squares on a rank, file or diagonal through `sq` (not `sq`): where
+/// a slider of any kind may attack it from.
+#[inline(always)]
+pub fn queen_pseudo(sq: Square) -> Bitboard {
+    Bitboard(QUEEN_PSEUDO[sq.index()])
 }
 
 /// Squares a piece of `kind` and colour `c` on `sq` attacks.
@@ -351,6 +379,15 @@ mod tests {
         let b = bishop(sq("5e"), Bitboard::from_square(sq("3c")));
         assert!(b.contains(sq("3c")) && !b.contains(sq("2b")));
         assert!(b.contains(sq("1i")) && b.contains(sq("9a")) && b.contains(sq("9i")));
+    }
+
+    #[test]
+    fn pseudo_tables_are_the_empty_board_attacks() {
+        for sq in Square::all() {
+            assert_eq!(rook_pseudo(sq), rook(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_pseudo(sq), bishop(sq, Bitboard::EMPTY));
+            assert_eq!(queen_pseudo(sq), rook_pseudo(sq) | bishop_pseudo(sq));
+        }
     }
 
     #[test]

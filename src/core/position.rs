@@ -39,6 +39,65 @@ pub struct Position {
     pub(crate) blockers: [Bitboard; 2],
 }
 
+/// The pieces of one colour grouped by how they attack, to test whether
+/// squares are attacked (the king's destinations, say) without regrouping
+/// them for every square.
+#[derive(Copy, Clone)]
+pub(crate) struct Attackers {
+    /// The colour of the side attacked.
+    victim: Color,
+    pawns: Bitboard,
+    knights: Bitboard,
+    silvers: Bitboard,
+    /// Gold and the pieces that move like it.
+    golds: Bitboard,
+    /// King, horse and dragon: they attack the eight neighbours.
+    neighbours: Bitboard,
+    /// Every piece above but the knights: they attack neighbours only.
+    steppers: Bitboard,
+    /// Rook and dragon.
+    rooks: Bitboard,
+    /// Bishop and horse.
+    bishops: Bitboard,
+    lances: Bitboard,
+    sliders: Bitboard,
+}
+
+impl Attackers {
+    /// Whether these pieces attack `sq` with `occ` as the occupied squares.
+    #[inline(always)]
+    pub(crate) fn attack(&self, sq: Square, occ: Bitboard) -> bool {
+        let v = self.victim;
+        if (attacks::king(sq) & self.steppers).is_nonempty()
+            && ((attacks::pawn(v, sq) & self.pawns)
+                | (attacks::silver(v, sq) & self.silvers)
+                | (attacks::gold(v, sq) & self.golds)
+                | (attacks::king(sq) & self.neighbours))
+                .is_nonempty()
+        {
+            return true;
+        }
+        if (attacks::knight(v, sq) & self.knights).is_nonempty() {
+            return true;
+        }
+        if (attacks::queen_pseudo(sq) & self.sliders).is_empty() {
+            return false;
+        }
+        if (attacks::rook_pseudo(sq) & self.rooks).is_nonempty()
+            && (attacks::rook(sq, occ) & self.rooks).is_nonempty()
+        {
+            return true;
+        }
+        if (attacks::bishop_pseudo(sq) & self.bishops).is_nonempty()
+            && (attacks::bishop(sq, occ) & self.bishops).is_nonempty()
+        {
+            return true;
+        }
+        (attacks::lance_pseudo(v, sq) & self.lances).is_nonempty()
+            && (attacks::lance(v, sq, occ) & self.lances).is_nonempty()
+    }
+}
+
 /// What [`Position::do_move`] returns and [`Position::undo_move`] needs.
 #[derive(Copy, Clone, Debug)]
 pub struct Undo {
@@ -297,33 +356,36 @@ impl Position {
     /// Whether `color` attacks `sq` with the given occupancy.
     #[inline]
     pub fn is_attacked(&self, color: Color, sq: Square, occ: Bitboard) -> bool {
+        self.attackers(color).attack(sq, occ)
+    }
+
+    /// The pieces of `color` grouped by how they attack, for testing
+    /// several squares.
+    #[inline(always)]
+    pub(crate) fn attackers(&self, color: Color) -> Attackers {
         use PieceKind::*;
-        let them = !color;
         let k = &self.by_kind;
         let own = self.by_color[color.index()];
-        let steps = (attacks::pawn(them, sq) & k[Pawn as usize])
-            | (attacks::knight(them, sq) & k[Knight as usize])
-            | (attacks::silver(them, sq) & k[Silver as usize])
-            | (attacks::gold(them, sq) & self.golds())
-            | (attacks::king(sq) & (k[King as usize] | k[Horse as usize] | k[Dragon as usize]));
-        if (steps & own).is_nonempty() {
-            return true;
-        }
+        let pawns = k[Pawn as usize] & own;
+        let silvers = k[Silver as usize] & own;
+        let golds = self.golds() & own;
+        let neighbours = (k[King as usize] | k[Horse as usize] | k[Dragon as usize]) & own;
         let rooks = (k[Rook as usize] | k[Dragon as usize]) & own;
-        if (attacks::rook_pseudo(sq) & rooks).is_nonempty()
-            && (attacks::rook(sq, occ) & rooks).is_nonempty()
-        {
-            return true;
-        }
         let bishops = (k[Bishop as usize] | k[Horse as usize]) & own;
-        if (attacks::bishop_pseudo(sq) & bishops).is_nonempty()
-            && (attacks::bishop(sq, occ) & bishops).is_nonempty()
-        {
-            return true;
-        }
         let lances = k[Lance as usize] & own;
-        (attacks::lance_pseudo(them, sq) & lances).is_nonempty()
-            && (attacks::lance(them, sq, occ) & lances).is_nonempty()
+        Attackers {
+            victim: !color,
+            pawns,
+            knights: k[Knight as usize] & own,
+            silvers,
+            golds,
+            neighbours,
+            steppers: pawns | silvers | golds | neighbours,
+            rooks,
+            bishops,
+            lances,
+            sliders: rooks | bishops | lances,
+        }
     }
 
     /// Pieces (of either colour) that alone stand between `color`'s king and
@@ -598,8 +660,9 @@ impl Position {
         // A king move to a square the attacker does not cover (capturing the
         // pawn included).
         let occ_without_king = occ ^ Bitboard::from_square(tk);
+        let attackers = self.attackers(us);
         for sq in attacks::king(tk) & !self.by_color[them.index()] {
-            if !self.is_attacked(us, sq, occ_without_king) {
+            if !attackers.attack(sq, occ_without_king) {
                 return false;
             }
         }

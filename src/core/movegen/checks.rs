@@ -122,8 +122,9 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         && dc.contains(ok)
     {
         let occ_no_king = occ ^ Bitboard::from_square(ok);
+        let attackers = pos.attackers(them);
         for to in attacks::king(ok) & target & !attacks::line(ok, tk) {
-            if !pos.is_attacked(them, to, occ_no_king) {
+            if !attackers.attack(to, occ_no_king) {
                 list.push(Move::new(ok, to, false));
             }
         }

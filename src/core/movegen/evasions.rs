@@ -21,8 +21,9 @@ pub(super) fn evasions<S: Sink>(pos: &Position, s: &mut S) {
     let us = pos.side;
     let ok = pos.kings[us.index()].expect("in check means a king");
     let occ = pos.occupied() ^ Bitboard::from_square(ok);
+    let attackers = pos.attackers(!us);
     for to in attacks::king(ok) & !pos.by_color[us.index()] {
-        if !pos.is_attacked(!us, to, occ) {
+        if !attackers.attack(to, occ) {
             s.one(Move::new(ok, to, false));
         }
     }
@@ -44,8 +45,9 @@ pub(crate) fn has_evasion(pos: &Position) -> bool {
     };
     let occ = pos.occupied();
     let occ_no_king = occ ^ Bitboard::from_square(ok);
+    let attackers = pos.attackers(them);
     for to in attacks::king(ok) & !pos.by_color[us.index()] {
-        if !pos.is_attacked(them, to, occ_no_king) {
+        if !attackers.attack(to, occ_no_king) {
             return true;
         }
     }

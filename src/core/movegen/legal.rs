@@ -221,8 +221,9 @@ fn generate_king_moves<S: Sink>(pos: &Position, s: &mut S) {
         return;
     };
     let occ = pos.occupied() ^ Bitboard::from_square(ok);
+    let attackers = pos.attackers(!us);
     for to in attacks::king(ok) & !pos.by_color[us.index()] {
-        if !pos.is_attacked(!us, to, occ) {
+        if !attackers.attack(to, occ) {
             s.one(Move::new(ok, to, false));
         }
     }
