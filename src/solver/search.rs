@@ -75,12 +75,12 @@ fn expand(pos: &Position, or_node: bool) -> Vec<Child> {
     } else {
         generate_evasions(pos, &mut moves);
     }
-    let mut prev = [NO_PREV; 600];
+    let mut prev = vec![NO_PREV; moves.len()];
     link_delayed(pos, &moves, or_node, &mut prev);
     moves
         .iter()
-        .zip(prev.iter())
-        .map(|(&mv, &prev)| Child {
+        .zip(prev)
+        .map(|(&mv, prev)| Child {
             mv,
             pn: 1,
             dn: 1,
