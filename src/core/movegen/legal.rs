@@ -91,17 +91,36 @@ fn emit_piece<S: Sink>(s: &mut S, kind: PieceKind, us: Color, from: Square, to: 
             s.moves_from(from, to & zone, true);
             s.moves_from(from, to & KNIGHT_OK[us.index()], false);
         }
-        Silver | Bishop | Rook => emit_zone_promoter(s, zone, from, to),
+        Silver | Bishop | Rook => emit_zone_promoter(s, us, from, to),
         _ => s.moves_from(from, to, false),
     }
 }
 
-/// Emits the moves from `from` to `to` of a piece that may promote when
-/// it starts or ends in the zone and need never promote.
+/// For each colour and origin: where a piece may promote on arriving (the
+/// whole board from inside the zone, else the zone).
+static PROMOTION_TARGETS: [[Bitboard; 81]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 81 {
+            t[c][sq] = if ZONE[c].0 >> sq & 1 != 0 {
+                Bitboard::ALL
+            } else {
+                ZONE[c]
+            };
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Emits the moves from `from` to `to` of a piece of `us` that may promote
+/// when it starts or ends in the zone and need never promote.
 #[inline(always)]
-fn emit_zone_promoter<S: Sink>(s: &mut S, zone: Bitboard, from: Square, to: Bitboard) {
-    let promo = if zone.contains(from) { to } else { to & zone };
-    s.moves_from(from, promo, true);
+fn emit_zone_promoter<S: Sink>(s: &mut S, us: Color, from: Square, to: Bitboard) {
+    s.moves_from(from, to & PROMOTION_TARGETS[us.index()][from.index()], true);
     s.moves_from(from, to, false);
 }
 
@@ -156,16 +175,16 @@ pub(super) fn generate_piece_moves<S: Sink>(pos: &Position, target: Bitboard, s:
         s.moves_from(from, t & PAWN_LANCE_OK[u], false);
     }
     for from in k[Silver as usize] & free {
-        emit_zone_promoter(s, zone, from, attacks::silver(us, from) & target);
+        emit_zone_promoter(s, us, from, attacks::silver(us, from) & target);
     }
     for from in pos.golds() & free {
         s.moves_from(from, attacks::gold(us, from) & target, false);
     }
     for from in k[Bishop as usize] & free {
-        emit_zone_promoter(s, zone, from, attacks::bishop(from, occ) & target);
+        emit_zone_promoter(s, us, from, attacks::bishop(from, occ) & target);
     }
     for from in k[Rook as usize] & free {
-        emit_zone_promoter(s, zone, from, attacks::rook(from, occ) & target);
+        emit_zone_promoter(s, us, from, attacks::rook(from, occ) & target);
     }
     for from in k[Horse as usize] & free {
         s.moves_from(from, attacks::horse(from, occ) & target, false);
