@@ -13,7 +13,7 @@
 //! assert_eq!(attacks::knight(Color::Black, sq).count(), 2);
 //! ```
 
-use super::bitboard::{lsb_index, msb_index};
+use super::bitboard::msb_index;
 use super::{Bitboard, Color, PieceKind, Square};
 
 /// (file step, rank step) of the eight directions. 0..4 raise the square
@@ -160,26 +160,25 @@ const fn make_direction() -> [[u8; 81]; 81] {
 
 static DIRECTION: [[u8; 81]; 81] = make_direction();
 
+/// The attack along a ray of rising square index: the ray up to the first
+/// blocker, which is its lowest set bit. `b ^ (b - 1)` sets every bit up to
+/// that one (all bits when there is none), with no branch or look-up.
 #[inline(always)]
 fn ray_pos(d: usize, sq: Square, occ: Bitboard) -> u128 {
     let r = RAYS[d][sq.index()];
     let b = r & occ.0;
-    if b == 0 {
-        r
-    } else {
-        r ^ RAYS[d][lsb_index(b) as usize]
-    }
+    r & (b ^ b.wrapping_sub(1))
 }
 
+/// The attack along a ray of falling square index: the ray minus what lies
+/// beyond its first blocker, the highest set bit. Square 0 is added as a
+/// blocker of last resort: no ray of falling index leaves it, so with no
+/// real blocker nothing is removed, and no branch is needed.
 #[inline(always)]
 fn ray_neg(d: usize, sq: Square, occ: Bitboard) -> u128 {
     let r = RAYS[d][sq.index()];
-    let b = r & occ.0;
-    if b == 0 {
-        r
-    } else {
-        r ^ RAYS[d][msb_index(b) as usize]
-    }
+    let b = r & occ.0 | 1;
+    r ^ RAYS[d][msb_index(b) as usize]
 }
 
 /// Squares a pawn of `c` on `sq` attacks.
@@ -379,6 +378,13 @@ mod tests {
         let b = bishop(sq("5e"), Bitboard::from_square(sq("3c")));
         assert!(b.contains(sq("3c")) && !b.contains(sq("2b")));
         assert!(b.contains(sq("1i")) && b.contains(sq("9a")) && b.contains(sq("9i")));
+    }
+
+    #[test]
+    fn no_falling_ray_leaves_square_0() {
+        for ray in &RAYS[4..8] {
+            assert_eq!(ray[0], 0);
+        }
     }
 
     #[test]
