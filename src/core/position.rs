@@ -391,17 +391,22 @@ impl Position {
     /// Pieces (of either colour) that alone stand between `color`'s king and
     /// an enemy slider aimed at it.
     fn slider_blockers(&self, color: Color) -> Bitboard {
+        self.blockers_of(color, self.by_color[(!color).index()], self.occupied())
+    }
+
+    /// [`Position::slider_blockers`] given the enemy pieces and the
+    /// occupied squares.
+    #[inline(always)]
+    fn blockers_of(&self, color: Color, enemies: Bitboard, occ: Bitboard) -> Bitboard {
         use PieceKind::*;
         let Some(ksq) = self.kings[color.index()] else {
             return Bitboard::EMPTY;
         };
-        let them = !color;
         let k = &self.by_kind;
         let snipers = ((attacks::rook_pseudo(ksq) & (k[Rook as usize] | k[Dragon as usize]))
             | (attacks::bishop_pseudo(ksq) & (k[Bishop as usize] | k[Horse as usize]))
             | (attacks::lance_pseudo(color, ksq) & k[Lance as usize]))
-            & self.by_color[them.index()];
-        let occ = self.occupied();
+            & enemies;
         let mut result = Bitboard::EMPTY;
         for s in snipers {
             let b = attacks::between(ksq, s) & occ;
@@ -417,9 +422,16 @@ impl Position {
     /// Plays `m`, which must be legal (or at least pseudo-legal: a board
     /// move of a piece of the side to move, or a drop from its hand).
     pub fn do_move(&mut self, m: Move) -> Undo {
+        // The colour sets are updated in locals and stored once, and the
+        // checks and pins after the move are computed from the locals: a
+        // 16-byte load of a set just stored as two 8-byte halves cannot be
+        // forwarded from the store and stalls.
         let us = self.side;
         let them = !us;
         let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let mut own = self.by_color[us.index()];
+        let mut theirs = self.by_color[them.index()];
         let mut undo = Undo {
             captured: Piece::EMPTY,
             ply: self.ply,
@@ -429,21 +441,24 @@ impl Position {
             blockers: self.blockers,
         };
         let moved;
+        let from_bb;
         if let Some(kind) = m.drop_kind() {
             self.hands[us.index()].remove(kind);
             self.hand_key = self
                 .hand_key
                 .wrapping_sub(zobrist::HAND[us.index()][kind.index()]);
             moved = Piece::new(us, kind);
+            from_bb = Bitboard::EMPTY;
         } else {
             let from = m.origin_unchecked();
+            from_bb = Bitboard::from_square(from);
             let piece = self.board[from.index()];
             debug_assert!(!piece.is_empty() && piece.color() == us, "{m} in\n{self}");
             let captured = self.board[to.index()];
             if !captured.is_empty() {
                 let ck = captured.kind();
-                self.by_color[them.index()].clear(to);
-                self.by_kind[ck.index()].clear(to);
+                theirs ^= to_bb;
+                self.by_kind[ck.index()] ^= to_bb;
                 self.board_key ^= zobrist::BOARD[captured.index()][to.index()];
                 let hk = ck.unpromoted();
                 self.hands[us.index()].add(hk);
@@ -456,8 +471,8 @@ impl Position {
                 undo.captured = captured;
             }
             self.board[from.index()] = Piece::EMPTY;
-            self.by_color[us.index()].clear(from);
-            self.by_kind[piece.kind().index()].clear(from);
+            own ^= from_bb;
+            self.by_kind[piece.kind().index()] ^= from_bb;
             self.board_key ^= zobrist::BOARD[piece.index()][from.index()];
             moved = if m.is_promotion() {
                 Piece::new(us, piece.kind().promoted().expect("promotable"))
@@ -469,33 +484,33 @@ impl Position {
             }
         }
         self.board[to.index()] = moved;
-        self.by_color[us.index()].set(to);
-        self.by_kind[moved.kind().index()].set(to);
+        own |= to_bb;
+        self.by_kind[moved.kind().index()] |= to_bb;
+        self.by_color[us.index()] = own;
+        self.by_color[them.index()] = theirs;
         self.board_key ^= zobrist::BOARD[moved.index()][to.index()] ^ zobrist::SIDE;
         self.side = them;
         // Saturating: a move number read from an SFEN may be u32::MAX.
         self.ply = self.ply.saturating_add(1);
+        let occ = own | theirs;
         // Checks after the move: by the moved piece, or discovered behind
         // the square it left.
         self.checkers = match self.kings[them.index()] {
             Some(ksq) => {
-                let occ = self.occupied();
                 let mut c = Bitboard::EMPTY;
                 if moved.kind() != PieceKind::King
                     && attacks::piece(moved.kind(), us, to, occ).contains(ksq)
                 {
-                    c.set(to);
+                    c = to_bb;
                 }
-                if let Some(from) = m.from()
-                    && undo.blockers[them.index()].contains(from)
-                {
+                if (undo.blockers[them.index()] & from_bb).is_nonempty() {
                     use PieceKind::*;
                     let k = &self.by_kind;
                     let sliders = (attacks::rook(ksq, occ)
                         & (k[Rook as usize] | k[Dragon as usize]))
                         | (attacks::bishop(ksq, occ) & (k[Bishop as usize] | k[Horse as usize]))
                         | (attacks::lance(them, ksq, occ) & k[Lance as usize]);
-                    c |= sliders & self.by_color[us.index()] & attacks::line(ksq, from);
+                    c |= sliders & own & attacks::line(ksq, m.origin_unchecked());
                 }
                 c
             }
@@ -509,10 +524,21 @@ impl Position {
                 self.occupied()
             ))
         );
+        let (black, white) = match us {
+            Color::Black => (own, theirs),
+            Color::White => (theirs, own),
+        };
         self.blockers = [
-            self.slider_blockers(Color::Black),
-            self.slider_blockers(Color::White),
+            self.blockers_of(Color::Black, white, occ),
+            self.blockers_of(Color::White, black, occ),
         ];
+        debug_assert_eq!(
+            self.blockers,
+            [
+                self.slider_blockers(Color::Black),
+                self.slider_blockers(Color::White)
+            ]
+        );
         undo
     }
 
