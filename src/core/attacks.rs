@@ -135,6 +135,82 @@ static SILVER: [[u128; 81]; 2] = make_steps(SILVER_STEPS);
 static GOLD: [[u128; 81]; 2] = make_steps(GOLD_STEPS);
 static KING: [[u128; 81]; 2] = make_steps(KING_STEPS);
 
+/// For the kinds pawn, lance, knight, silver and gold (index 0..5), each
+/// colour and each square of the enemy king: the squares from which a
+/// piece of that kind and colour might give a direct check, promoting or
+/// not (on an empty board: a superset with any occupancy).
+const fn make_check_candidates() -> [[[u128; 81]; 2]; 5] {
+    let rays = make_rays();
+    let steps = [
+        make_steps(PAWN_STEPS),
+        [[0u128; 81]; 2],
+        make_steps(KNIGHT_STEPS),
+        make_steps(SILVER_STEPS),
+        make_steps(GOLD_STEPS),
+    ];
+    let gold = make_steps(GOLD_STEPS);
+    let zones = [
+        0x7u128 * ((1u128 << 81) - 1) / 0x1ff,
+        0x1c0u128 * ((1u128 << 81) - 1) / 0x1ff,
+    ];
+    let mut t = [[[0u128; 81]; 2]; 5];
+    let mut k = 0;
+    while k < 5 {
+        let mut c = 0;
+        while c < 2 {
+            let mut tk = 0;
+            while tk < 81 {
+                // Where a piece of colour c attacks tk from: the attacks of
+                // the other colour from tk.
+                let direct = if k == 1 {
+                    rays[if c == 0 { 0 } else { 4 }][tk]
+                } else {
+                    steps[k][1 - c][tk]
+                };
+                let as_gold = if k < 4 { gold[1 - c][tk] } else { 0 };
+                let mut from = 0;
+                while from < 81 {
+                    let moves = if k == 1 {
+                        rays[if c == 0 { 4 } else { 0 }][from]
+                    } else {
+                        steps[k][c][from]
+                    };
+                    let promo = if zones[c] >> from & 1 != 0 {
+                        moves
+                    } else {
+                        moves & zones[c]
+                    };
+                    if moves & direct != 0 || promo & as_gold != 0 {
+                        t[k][c][tk] |= 1u128 << from;
+                    }
+                    from += 1;
+                }
+                tk += 1;
+            }
+            c += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+static CHECK_CANDIDATES: [[[u128; 81]; 2]; 5] = make_check_candidates();
+
+/// The squares from which a piece of `kind` (pawn, lance, knight, silver
+/// or gold) and colour `c` might give a direct check to a king on `tk`,
+/// promoting or not: every other square surely cannot.
+#[inline(always)]
+pub(crate) fn check_candidates(kind: PieceKind, c: Color, tk: Square) -> Bitboard {
+    let k = match kind {
+        PieceKind::Pawn => 0,
+        PieceKind::Lance => 1,
+        PieceKind::Knight => 2,
+        PieceKind::Silver => 3,
+        _ => 4,
+    };
+    Bitboard(CHECK_CANDIDATES[k][c.index()][tk.index()])
+}
+
 /// Direction from `a` to `b` plus one, 0 when not on one line.
 const fn make_direction() -> [[u8; 81]; 81] {
     let mut t = [[0u8; 81]; 81];
@@ -378,6 +454,31 @@ mod tests {
         let b = bishop(sq("5e"), Bitboard::from_square(sq("3c")));
         assert!(b.contains(sq("3c")) && !b.contains(sq("2b")));
         assert!(b.contains(sq("1i")) && b.contains(sq("9a")) && b.contains(sq("9i")));
+    }
+
+    #[test]
+    fn check_candidates_hold_every_checking_square() {
+        use PieceKind::*;
+        // Brute force on an empty board: a piece on `from` that can move to
+        // a square attacking the king (as itself, or promoted where it may
+        // promote) is a candidate.
+        for kind in [Pawn, Lance, Knight, Silver, Gold] {
+            for c in Color::ALL {
+                for tk in Square::all() {
+                    let cand = check_candidates(kind, c, tk);
+                    for from in Square::all() {
+                        let gives = piece(kind, c, from, Bitboard::EMPTY).iter().any(|to| {
+                            let promo = kind != Gold
+                                && (from.in_promotion_zone(c) || to.in_promotion_zone(c));
+                            to != tk
+                                && (piece(kind, c, to, Bitboard::EMPTY).contains(tk)
+                                    || promo && gold(c, to).contains(tk))
+                        });
+                        assert_eq!(cand.contains(from), gives, "{kind:?} {c:?} {tk} {from}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -76,8 +76,23 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let dc = pos.discovered_check_candidates();
     let cs = CheckSquares::new(pos, them, tk);
 
-    let king_bb = pos.by_kind[PieceKind::King as usize];
-    for from in own & !king_bb {
+    // Pieces that may give a check: discovered-check candidates, sliders,
+    // and step pieces near enough to reach a checking square.
+    let candidates = {
+        use PieceKind::*;
+        let k = &pos.by_kind;
+        let near = |kind: PieceKind| attacks::check_candidates(kind, us, tk);
+        dc | k[Bishop as usize]
+            | k[Rook as usize]
+            | k[Horse as usize]
+            | k[Dragon as usize]
+            | (k[Pawn as usize] & near(Pawn))
+            | (k[Lance as usize] & near(Lance))
+            | (k[Knight as usize] & near(Knight))
+            | (k[Silver as usize] & near(Silver))
+            | (pos.golds() & near(Gold))
+    };
+    for from in own & candidates & !pos.by_kind[PieceKind::King as usize] {
         let kind = pos.board[from.index()].kind();
         let mut moves = attacks::piece(kind, us, from, occ) & target;
         if pinned.contains(from) {
@@ -149,5 +164,42 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         for to in t {
             list.push(Move::new_drop(kind, to));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::movegen::legal_moves;
+
+    #[test]
+    fn checks_are_the_legal_moves_that_check() {
+        let sfens = [
+            // Our king alone between our rook and theirs: its moves off the
+            // file check, but not onto the squares the gold covers.
+            "4k4/9/9/9/4K4/3g5/9/9/4R4 b - 1",
+            // Step pieces near and far, promotions, a lance behind a pawn.
+            "4k4/9/2N1P1S2/3G5/9/2P6/9/4L4/L3K3N b BGSrb2g2s2n2l15p 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        ];
+        for sfen in sfens {
+            let pos: Position = sfen.parse().unwrap();
+            let mut checks: Vec<Move> = check_moves_of(&pos);
+            let mut expected: Vec<Move> = legal_moves(&pos)
+                .iter()
+                .copied()
+                .filter(|&m| pos.gives_check(m))
+                .collect();
+            checks.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(checks, expected, "{sfen}");
+        }
+    }
+
+    fn check_moves_of(pos: &Position) -> Vec<Move> {
+        let mut list = MoveList::new();
+        generate_checks(pos, &mut list);
+        list.to_vec()
     }
 }
