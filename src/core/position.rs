@@ -544,39 +544,46 @@ impl Position {
 
     /// Takes back `m`, given what [`Position::do_move`] returned for it.
     pub fn undo_move(&mut self, m: Move, undo: Undo) {
+        // As in do_move: the colour sets change in locals, stored once.
         let them = self.side;
         let us = !them;
         let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let mut own = self.by_color[us.index()];
+        let mut theirs = self.by_color[them.index()];
         let moved = self.board[to.index()];
-        self.by_color[us.index()].clear(to);
-        self.by_kind[moved.kind().index()].clear(to);
+        own ^= to_bb;
+        self.by_kind[moved.kind().index()] ^= to_bb;
         self.board[to.index()] = Piece::EMPTY;
         if let Some(kind) = m.drop_kind() {
             self.hands[us.index()].add(kind);
         } else {
             let from = m.origin_unchecked();
+            let from_bb = Bitboard::from_square(from);
             let piece = if m.is_promotion() {
                 Piece::new(us, moved.kind().unpromoted())
             } else {
                 moved
             };
             self.board[from.index()] = piece;
-            self.by_color[us.index()].set(from);
-            self.by_kind[piece.kind().index()].set(from);
+            own |= from_bb;
+            self.by_kind[piece.kind().index()] |= from_bb;
             if piece.kind() == PieceKind::King {
                 self.kings[us.index()] = Some(from);
             }
             let captured = undo.captured;
             if !captured.is_empty() {
                 self.board[to.index()] = captured;
-                self.by_color[them.index()].set(to);
-                self.by_kind[captured.kind().index()].set(to);
+                theirs |= to_bb;
+                self.by_kind[captured.kind().index()] |= to_bb;
                 self.hands[us.index()].remove(captured.kind().unpromoted());
                 if captured.kind() == PieceKind::King {
                     self.kings[them.index()] = Some(to);
                 }
             }
         }
+        self.by_color[us.index()] = own;
+        self.by_color[them.index()] = theirs;
         self.side = us;
         self.ply = undo.ply;
         self.board_key = undo.board_key;
