@@ -33,7 +33,18 @@ struct Walker<'s, 'a> {
     path: HashSet<u64>,
     /// Whether positions the table lost may be searched again.
     research: bool,
+    /// The largest budget each position is known to fail within (a larger
+    /// budget can only help, a smaller one cannot).
+    failed: HashMap<u64, u32>,
+    /// Positions read so far, and the most a walk over the table alone
+    /// may read (it watches no clock, so it gets a fixed allowance).
+    steps: u64,
+    max_steps: u64,
 }
+
+/// Positions a walk over the table alone may read: generous next to any
+/// line, small next to a search.
+const TABLE_WALK_STEPS: u64 = 200_000;
 
 /// The mating line from `root`, proven in `search`'s table; `None` when a
 /// limit stopped the re-search of a lost entry.
@@ -57,6 +68,9 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
             memo: HashMap::new(),
             path: HashSet::new(),
             research: false,
+            failed: HashMap::new(),
+            steps: 0,
+            max_steps: TABLE_WALK_STEPS,
         };
         if let Some(line) = walker.line(root, budget.min(proven_len)) {
             return Some(line);
@@ -76,6 +90,9 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
             memo: HashMap::new(),
             path: HashSet::new(),
             research: true,
+            failed: HashMap::new(),
+            steps: 0,
+            max_steps: u64::MAX,
         };
         if let Some(line) = walker.line(root, budget) {
             return Some(line);
@@ -98,7 +115,7 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
 }
 
 /// Searches from the root for a mate within 1, 3, 5, ... plies, up to the
-/// proven length, within a node budget of a few times what the main search
+/// proven length, within a node budget of about what the main search
 /// took: the first bound that is proven gives the length of the shortest
 /// mate (every interposition counted), and its line is read with that
 /// budget. `None` when the budget runs out first.
@@ -108,7 +125,7 @@ fn shortest_by_bounded_search(
     proven_len: u32,
 ) -> Option<Vec<Move>> {
     let start = search.nodes;
-    let allowance = start.saturating_mul(4).saturating_add(20_000);
+    let allowance = start.saturating_add(20_000);
     let user_limit = search.node_limit;
     let mut bound = 1;
     let mut result = None;
@@ -133,6 +150,9 @@ fn shortest_by_bounded_search(
                 memo: HashMap::new(),
                 path: HashSet::new(),
                 research: true,
+                failed: HashMap::new(),
+                steps: 0,
+                max_steps: u64::MAX,
             };
             result = walker.line(root, bound);
         }
@@ -186,9 +206,16 @@ impl Walker<'_, '_> {
         {
             return Some(v);
         }
-        // Walks over the table alone are cheap and always finish: a mate
-        // already proven is reported with a line even when a limit stopped
-        // the search for a shorter one.
+        if self.failed.get(&key).is_some_and(|&b| budget <= b) {
+            return None;
+        }
+        // Walks over the table alone have an allowance of their own instead
+        // of the search limits: a mate already proven is reported with a
+        // line even when a limit stopped the search for a shorter one.
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return None;
+        }
         if self.research {
             self.search.count_node();
             if self.search.aborted.is_some() {
@@ -213,7 +240,11 @@ impl Walker<'_, '_> {
                 self.value_and(pos, &list, path_hash, budget)
             }
         };
-        let (v, m) = result?;
+        let Some((v, m)) = result else {
+            let b = self.failed.entry(key).or_insert(0);
+            *b = (*b).max(budget);
+            return None;
+        };
         self.memo.insert(key, (v, m));
         Some(v)
     }

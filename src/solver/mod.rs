@@ -79,8 +79,8 @@ pub struct Limits {
     /// whether it mates.
     pub defender_to_move: bool,
     /// After the proof, look for the shortest mate (every interposition
-    /// counted) by searches with a growing length bound, within a few times
-    /// the nodes of the proof; otherwise the line is the first proof found.
+    /// counted) by searches with a growing length bound, within about as many
+    /// nodes again as the proof took; otherwise the line is the first proof found.
     /// On by default.
     pub shortest: bool,
 }
@@ -208,7 +208,13 @@ impl Solver {
         let search_nodes = search.nodes;
         let outcome = if r.pn == 0 {
             match line::extract(&mut search, pos, limits.shortest) {
-                Some(moves) => Outcome::Mate { moves },
+                // A line that does not replay as a mate would be a bug;
+                // never report it as a mate.
+                Some(moves) if is_mating_line(pos, &moves, attacker) => Outcome::Mate { moves },
+                Some(moves) => {
+                    debug_assert!(false, "unsound line {moves:?} from {pos}");
+                    Outcome::Unknown(Limit::Depth)
+                }
                 None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
             }
         } else if r.dn == 0 {
