@@ -45,24 +45,37 @@ impl MoveList {
     /// Appends the move of raw encoding `base + step * i` for the index `i`
     /// of every square of `to`, in index order: the moves of one move set
     /// of the generators (one origin, or one drop kind, or one shift).
+    ///
+    /// The length is kept in a local while writing (moves past the
+    /// capacity are dropped, as `push` drops them): pushing one by one
+    /// stored and reloaded `len` per move, and listing all legal moves took
+    /// half as long again.
     #[inline(always)]
     pub(crate) fn push_each(&mut self, to: Bitboard, base: u16, step: u16) {
         let mut lo = to.0 as u64;
         let mut hi = (to.0 >> 64) as u64;
+        let mut p = self.len;
         while lo != 0 {
             let i = lo.trailing_zeros() as u16;
             lo &= lo - 1;
-            self.push(Move::from_raw_unchecked(
-                base.wrapping_add(step.wrapping_mul(i)),
-            ));
+            if let Some(slot) = self.moves.get_mut(p) {
+                slot.write(Move::from_raw_unchecked(
+                    base.wrapping_add(step.wrapping_mul(i)),
+                ));
+                p += 1;
+            }
         }
         while hi != 0 {
             let i = 64 + hi.trailing_zeros() as u16;
             hi &= hi - 1;
-            self.push(Move::from_raw_unchecked(
-                base.wrapping_add(step.wrapping_mul(i)),
-            ));
+            if let Some(slot) = self.moves.get_mut(p) {
+                slot.write(Move::from_raw_unchecked(
+                    base.wrapping_add(step.wrapping_mul(i)),
+                ));
+                p += 1;
+            }
         }
+        self.len = p;
     }
 
     /// Empties the list.
@@ -96,9 +109,10 @@ impl Deref for MoveList {
     #[inline(always)]
     fn deref(&self) -> &[Move] {
         let init = &self.moves[..self.len];
-        // SAFETY: `moves[..len]` were all written by `push` or `retain`
-        // (`len` only grows in `push`, right after the write), and
-        // `MaybeUninit<Move>` has the layout of `Move`.
+        // SAFETY: `moves[..len]` were all written: `len` only grows in
+        // `push` and `push_each`, each time right after writing the slot it
+        // grows over, and `retain` only shrinks it. `MaybeUninit<Move>` has
+        // the layout of `Move`.
         unsafe { &*(init as *const [MaybeUninit<Move>] as *const [Move]) }
     }
 }
@@ -115,5 +129,25 @@ impl DerefMut for MoveList {
 impl std::fmt::Debug for MoveList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_sets_fill_up_to_the_capacity_and_no_further() {
+        let mut list = MoveList::new();
+        let drop = |to: u16| Move::from_raw_unchecked((80 + 1) << 7 | to);
+        for i in 0..590 {
+            list.push(drop(i % 81));
+        }
+        list.push_each(Bitboard::ALL, (80 + 1) << 7, 1);
+        assert_eq!(list.len(), CAPACITY);
+        assert!((0..590).all(|i| list[i] == drop(i as u16 % 81)));
+        assert!((590..CAPACITY).all(|i| list[i] == drop(i as u16 - 590)));
+        list.push_each(Bitboard::ALL, 0, 1);
+        assert_eq!(list.len(), CAPACITY);
     }
 }
