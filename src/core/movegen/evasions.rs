@@ -6,7 +6,7 @@ use crate::core::attacks;
 use crate::core::{Bitboard, Move, PieceKind, Position};
 
 use super::MoveList;
-use super::legal::{drop_ok, generate_drops, generate_piece_moves, pawn_files};
+use super::legal::{drop_ok, emit_piece, generate_drops, generate_piece_moves, pawn_files};
 use super::sink::Sink;
 
 /// Appends every legal move of the side to move, which must be in check.
@@ -32,8 +32,22 @@ pub(super) fn evasions<S: Sink>(pos: &Position, s: &mut S) {
     }
     let checker = pos.checkers.lsb_unchecked();
     let between = attacks::between(ok, checker);
-    generate_piece_moves(pos, between | pos.checkers, s);
-    generate_drops(pos, between, s);
+    if between.is_nonempty() {
+        generate_piece_moves(pos, between | pos.checkers, s);
+        generate_drops(pos, between, s);
+        return;
+    }
+    // A contact or knight check: only captures of the checker, by the
+    // pieces attacking its square rather than by every piece.
+    let pinned = pos.pinned();
+    let king_bb = Bitboard::from_square(ok);
+    for from in pos.attackers_to(us, checker, pos.occupied()) & !king_bb {
+        if pinned.contains(from) && !attacks::aligned(from, checker, ok) {
+            continue;
+        }
+        let kind = pos.board[from.index()].kind();
+        emit_piece(s, kind, us, from, pos.checkers);
+    }
 }
 
 /// Whether the side to move, which must be in check, has a legal move.
@@ -88,4 +102,57 @@ pub(crate) fn has_evasion(pos: &Position) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Square;
+
+    /// Every move `is_legal` accepts, by trying all encodings.
+    fn brute_force(pos: &Position) -> Vec<Move> {
+        let mut v = Vec::new();
+        for to in Square::all() {
+            for from in Square::all() {
+                for promote in [false, true] {
+                    let m = Move::new(from, to, promote);
+                    if from != to && pos.is_legal(m).is_ok() {
+                        v.push(m);
+                    }
+                }
+            }
+            for kind in PieceKind::HAND {
+                let m = Move::new_drop(kind, to);
+                if pos.is_legal(m).is_ok() {
+                    v.push(m);
+                }
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn evasions_are_the_legal_moves_in_check() {
+        let sfens = [
+            // Contact check by a gold; the silver that attacks it is pinned
+            // by the rook on the rank, the bishop may capture it.
+            "4k4/9/9/9/9/9/3B5/4g4/r2SK4 b - 1",
+            // Knight check, captured by a gold, by a lance from afar.
+            "4k4/9/9/9/9/9/3n5/2G6/3LK4 b - 1",
+            // Distant check: interpositions by moves and drops.
+            "4k4/4r4/9/9/9/9/9/1S7/4K4 b GP 1",
+            // Double check: king moves only.
+            "4k4/4r4/9/9/8b/9/9/9/4K4 b GSP 1",
+        ];
+        for sfen in sfens {
+            let pos: Position = sfen.parse().unwrap();
+            assert!(pos.in_check(), "{sfen}");
+            let mut list = MoveList::new();
+            generate_evasions(&pos, &mut list);
+            let mut got = list.to_vec();
+            got.sort_unstable();
+            assert_eq!(got, brute_force(&pos), "{sfen}");
+        }
+    }
 }

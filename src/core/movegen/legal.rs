@@ -78,7 +78,13 @@ pub(super) fn push_board_move(
 /// Emits the moves of a piece of `kind` and colour `us` from `from` to the
 /// squares of `to`, with every promotion choice the rules allow.
 #[inline(always)]
-fn emit_piece<S: Sink>(s: &mut S, kind: PieceKind, us: Color, from: Square, to: Bitboard) {
+pub(super) fn emit_piece<S: Sink>(
+    s: &mut S,
+    kind: PieceKind,
+    us: Color,
+    from: Square,
+    to: Bitboard,
+) {
     use PieceKind::*;
     let zone = ZONE[us.index()];
     match kind {
