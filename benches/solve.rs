@@ -13,7 +13,12 @@ use tsume::solver::{Limits, Outcome, Solver};
 fn sample(text: &str, step: usize, max_len: i32) -> Vec<Position> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .filter(|l| l.split('\t').nth(1).and_then(|n| n.parse::<i32>().ok()).is_some_and(|n| n <= max_len))
+        .filter(|l| {
+            l.split('\t')
+                .nth(1)
+                .and_then(|n| n.parse::<i32>().ok())
+                .is_some_and(|n| n <= max_len)
+        })
         .step_by(step)
         .map(|l| Position::from_sfen_relaxed(l.split('\t').next().unwrap()).unwrap())
         .collect()
@@ -32,7 +37,11 @@ fn solve_all(solver: &mut Solver, problems: &[Position]) -> u64 {
 
 fn bench(c: &mut Criterion) {
     let tanuki = sample(include_str!("../problems/tanuki_generated.tsv"), 40, 99);
-    let yaneuraou = sample(include_str!("../problems/yaneuraou_mate_samples.tsv"), 1, 99);
+    let yaneuraou = sample(
+        include_str!("../problems/yaneuraou_mate_samples.tsv"),
+        1,
+        99,
+    );
     let musou: Vec<Position> = include_str!("../problems/musou.tsv")
         .lines()
         .filter(|l| l.contains("musou-077") || l.contains("musou-038"))
@@ -48,7 +57,9 @@ fn bench(c: &mut Criterion) {
     group.bench_function(format!("yaneuraou_{}_problems", yaneuraou.len()), |b| {
         b.iter(|| black_box(solve_all(&mut solver, &yaneuraou)))
     });
-    group.bench_function("musou_077_038", |b| b.iter(|| black_box(solve_all(&mut solver, &musou))));
+    group.bench_function("musou_077_038", |b| {
+        b.iter(|| black_box(solve_all(&mut solver, &musou)))
+    });
     group.finish();
 }
 
