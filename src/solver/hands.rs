@@ -17,9 +17,9 @@ use crate::core::{Hand, Move, PieceKind, Position};
 /// Every hand kind.
 const KINDS: [PieceKind; 7] = PieceKind::HAND;
 
-/// The proof hand of an OR node proved by `m`, from the proof hand of the
-/// position after `m`.
-pub fn or_proof_hand(pos: &Position, m: Move, child: Hand) -> Hand {
+/// The attacker hand before the attacker's move `m` that corresponds to
+/// hand `child` after it: a dropped piece back in, a captured one out.
+fn hand_before(pos: &Position, m: Move, child: Hand) -> Hand {
     let mut h = child;
     if let Some(k) = m.drop_kind() {
         h.add(k);
@@ -29,8 +29,14 @@ pub fn or_proof_hand(pos: &Position, m: Move, child: Hand) -> Hand {
             h.remove(k);
         }
     }
+    h
+}
+
+/// The proof hand of an OR node proved by `m`, from the proof hand of the
+/// position after `m`.
+pub fn or_proof_hand(pos: &Position, m: Move, child: Hand) -> Hand {
     // Never more than the attacker holds.
-    h.min(pos.hand(pos.side_to_move()))
+    hand_before(pos, m, child).min(pos.hand(pos.side_to_move()))
 }
 
 /// The proof hand of an AND node (the defender to move), given the maximum
@@ -85,16 +91,7 @@ pub fn or_disproof_hand_without_moves(pos: &Position) -> Hand {
 /// The part of an OR node's disproof hand that comes from the child after
 /// `m`, whose disproof hand is `child`.
 pub fn or_disproof_from_child(pos: &Position, m: Move, child: Hand) -> Hand {
-    let mut h = child;
-    if let Some(k) = m.drop_kind() {
-        h.add(k);
-    } else if let Some(p) = pos.piece_at(m.to()) {
-        let k = p.kind().unpromoted();
-        if h.has(k) {
-            h.remove(k);
-        }
-    }
-    h
+    hand_before(pos, m, child)
 }
 
 /// Finishes an OR node's disproof hand (the minimum over its children):

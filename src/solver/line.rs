@@ -63,15 +63,7 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
     // Over the table alone, short budgets first, then the proven length.
     let mut budget = 1;
     loop {
-        let mut walker = Walker {
-            search,
-            memo: HashMap::new(),
-            path: HashSet::new(),
-            research: false,
-            failed: HashMap::new(),
-            steps: 0,
-            max_steps: TABLE_WALK_STEPS,
-        };
+        let mut walker = Walker::new(search, false);
         if let Some(line) = walker.line(root, budget.min(proven_len)) {
             return Some(line);
         }
@@ -85,15 +77,7 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
     // from the root for a mate within a growing bound.
     budget = proven_len;
     loop {
-        let mut walker = Walker {
-            search,
-            memo: HashMap::new(),
-            path: HashSet::new(),
-            research: true,
-            failed: HashMap::new(),
-            steps: 0,
-            max_steps: u64::MAX,
-        };
+        let mut walker = Walker::new(search, true);
         if let Some(line) = walker.line(root, budget) {
             return Some(line);
         }
@@ -145,15 +129,7 @@ fn shortest_by_bounded_search(
         search.reps.pop();
         let proven = r.pn == 0;
         if proven {
-            let mut walker = Walker {
-                search: &mut *search,
-                memo: HashMap::new(),
-                path: HashSet::new(),
-                research: true,
-                failed: HashMap::new(),
-                steps: 0,
-                max_steps: u64::MAX,
-            };
+            let mut walker = Walker::new(&mut *search, true);
             result = walker.line(root, bound);
         }
         search.set_bound(None);
@@ -172,7 +148,21 @@ fn shortest_by_bounded_search(
     result
 }
 
-impl Walker<'_, '_> {
+impl<'s, 'a> Walker<'s, 'a> {
+    /// A walker that may search lost entries again (`research`, under the
+    /// search's limits) or reads the table alone (a fixed allowance).
+    fn new(search: &'s mut Search<'a>, research: bool) -> Walker<'s, 'a> {
+        Walker {
+            search,
+            memo: HashMap::new(),
+            path: HashSet::new(),
+            research,
+            failed: HashMap::new(),
+            steps: 0,
+            max_steps: if research { u64::MAX } else { TABLE_WALK_STEPS },
+        }
+    }
+
     /// A line from `root` within `budget` plies.
     fn line(&mut self, root: &Position, budget: u32) -> Option<Vec<Move>> {
         let mut pos = root.clone();
