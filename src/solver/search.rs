@@ -235,6 +235,30 @@ impl Search<'_> {
         self.table.probe(self.key(pos), self.attacker_hand(pos))
     }
 
+    /// The final result of a node with no move: at an OR node no check
+    /// (disproven), at an AND node no evasion (mated). Stored and returned.
+    fn finish_without_moves(&mut self, pos: &Position, or_node: bool) -> NodeResult {
+        let r = if or_node {
+            NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: hands::or_disproof_hand_without_moves(pos),
+                len: 0,
+                path_dependent: false,
+            }
+        } else {
+            NodeResult {
+                pn: 0,
+                dn: INF,
+                hand: hands::and_proof_hand(pos, Hand::EMPTY),
+                len: 0,
+                path_dependent: false,
+            }
+        };
+        self.store(pos, &r, None, 1);
+        r
+    }
+
     /// The first estimate of a position never searched: mates and
     /// dead ends one ply ahead are found here (df-pn+ look-ahead).
     fn evaluate_new(&mut self, pos: &mut Position) -> NodeResult {
@@ -244,15 +268,7 @@ impl Search<'_> {
             let mut checks = MoveList::new();
             generate_checks(pos, &mut checks);
             if checks.is_empty() {
-                let r = NodeResult {
-                    pn: INF,
-                    dn: 0,
-                    hand: hands::or_disproof_hand_without_moves(pos),
-                    len: 0,
-                    path_dependent: false,
-                };
-                self.store(pos, &r, None, 1);
-                return r;
+                return self.finish_without_moves(pos, true);
             }
             for &m in checks.iter() {
                 let undo = pos.do_move(m);
@@ -289,15 +305,7 @@ impl Search<'_> {
             let mut evasions = MoveList::new();
             generate_evasions(pos, &mut evasions);
             if evasions.is_empty() {
-                let r = NodeResult {
-                    pn: 0,
-                    dn: INF,
-                    hand: hands::and_proof_hand(pos, Hand::EMPTY),
-                    len: 0,
-                    path_dependent: false,
-                };
-                self.store(pos, &r, None, 1);
-                return r;
+                return self.finish_without_moves(pos, false);
             }
             let r = NodeResult {
                 pn: init_and_pn(&evasions, pos),
@@ -395,25 +403,7 @@ impl Search<'_> {
 
         let mut children = expand(pos, or_node);
         if children.is_empty() {
-            let r = if or_node {
-                NodeResult {
-                    pn: INF,
-                    dn: 0,
-                    hand: hands::or_disproof_hand_without_moves(pos),
-                    len: 0,
-                    path_dependent: false,
-                }
-            } else {
-                NodeResult {
-                    pn: 0,
-                    dn: INF,
-                    hand: hands::and_proof_hand(pos, Hand::EMPTY),
-                    len: 0,
-                    path_dependent: false,
-                }
-            };
-            self.store(pos, &r, None, 1);
-            return r;
+            return self.finish_without_moves(pos, or_node);
         }
         let mut paths: Vec<u64> = vec![0; children.len()];
         for c in children.iter() {
