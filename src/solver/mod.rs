@@ -17,8 +17,10 @@
 //! }
 //! ```
 
+pub mod answer;
 pub mod exhaustive;
 pub mod hands;
+pub mod interposition;
 pub mod line;
 pub mod repetition;
 mod search;
@@ -78,10 +80,9 @@ pub struct Limits {
     /// Ask whether the side to move (in check) is mated, instead of
     /// whether it mates.
     pub defender_to_move: bool,
-    /// After the proof, look for the shortest mate (every interposition
-    /// counted) by searches with a growing length bound, within about as many
-    /// nodes again as the proof took; otherwise the line is the first proof found.
-    /// On by default.
+    /// After the proof, read the tsume-shogi answer (see [`answer`]):
+    /// shortest attack, longest defence, useless interpositions not counted.
+    /// Otherwise the line is the first proof found. On by default.
     pub shortest: bool,
 }
 
@@ -100,6 +101,11 @@ impl Default for Limits {
 #[derive(Clone, Debug)]
 pub struct SolveResult {
     pub outcome: Outcome,
+    /// Whether a mate's line is the proven tsume answer (shortest attack,
+    /// longest defence). False for first-proof lines, and when a limit
+    /// stopped the answer's searches (the line is then a sound mate that
+    /// may be longer than needed).
+    pub exact: bool,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -198,6 +204,9 @@ impl Solver {
             depth_cut: false,
             ply_limit: search::MAX_PLY,
             bounded: false,
+            tsume: false,
+            fallback_salt: None,
+            nest: 0,
             stats: Default::default(),
         };
         search.reps.clear();
@@ -206,15 +215,37 @@ impl Solver {
         search.reps.push(root.board_key(), root.hand(attacker));
         let r = search.mid(&mut root, root_key, INF, INF, 0);
         let search_nodes = search.nodes;
+        let mut exact = false;
         let outcome = if r.pn == 0 {
-            match line::extract(&mut search, pos, limits.shortest) {
-                // A line that does not replay as a mate would be a bug;
-                // never report it as a mate.
-                Some(moves) if is_mating_line(pos, &moves, attacker) => Outcome::Mate { moves },
-                Some(moves) => {
-                    debug_assert!(false, "unsound line {moves:?} from {pos}");
-                    Outcome::Unknown(Limit::Depth)
+            let upper = search.probe(pos).map_or(search::MAX_PLY, |p| p.len as u32);
+            let mut found = None;
+            if limits.shortest {
+                // The answer gets a generous allowance of its own on top of
+                // the proof, within the caller's limits.
+                let allowance = search_nodes.saturating_mul(ANSWER_NODES_PER_PROOF_NODE).max(ANSWER_MIN_NODES);
+                search.node_limit = node_limit.min(search.nodes.saturating_add(allowance));
+                if let Some(a) = answer::answer(&mut search, pos, upper)
+                    && is_tsume_line(pos, &a.moves, attacker)
+                {
+                    exact = a.exact;
+                    found = Some(a.moves);
                 }
+                search.node_limit = node_limit;
+                if search.aborted == Some(Limit::Nodes) && search.nodes < node_limit {
+                    search.aborted = None;
+                }
+            }
+            if found.is_none() {
+                found = line::extract(&mut search, pos, false).filter(|moves| {
+                    // A line that does not replay as a mate would be a bug;
+                    // never report it as a mate.
+                    let ok = is_mating_line(pos, moves, attacker);
+                    debug_assert!(ok, "unsound line {moves:?} from {pos}");
+                    ok
+                });
+            }
+            match found {
+                Some(moves) => Outcome::Mate { moves },
                 None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),
             }
         } else if r.dn == 0 {
@@ -237,6 +268,7 @@ impl Solver {
         self.reps.clear();
         Ok(SolveResult {
             outcome,
+            exact,
             nodes,
             elapsed: start.elapsed(),
         })
@@ -262,6 +294,40 @@ impl Solver {
         }
         out
     }
+}
+
+/// Nodes the tsume answer may use beyond the proof, per node of the proof,
+/// and at least.
+const ANSWER_NODES_PER_PROOF_NODE: u64 = 20;
+const ANSWER_MIN_NODES: u64 = 5_000_000;
+
+/// Whether `moves` from `pos` is a mating line by tsume counting: every
+/// move legal, every attacker move a check, and at the end the defender
+/// either checkmated or left with interpositions only (the solver proved
+/// those useless; this checks the shape).
+pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
+    if is_mating_line(pos, moves, attacker) {
+        return true;
+    }
+    let mut p = pos.clone();
+    for &m in moves {
+        if p.is_legal(m).is_err() {
+            return false;
+        }
+        let checking = p.side_to_move() == attacker;
+        p.do_move(m);
+        if checking && !p.in_check() {
+            return false;
+        }
+    }
+    if p.side_to_move() == attacker || !p.in_check() {
+        return false;
+    }
+    let squares = interposition::interposition_squares(&p);
+    let king = p.king_square(!attacker);
+    crate::core::movegen::legal_moves(&p)
+        .iter()
+        .all(|m| m.from() != king && squares.contains(m.to()))
 }
 
 /// Whether `moves` from `pos` is a mating line: every move legal, every

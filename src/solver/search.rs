@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
-use crate::core::{Color, Hand, Move, PieceKind, Position};
+use crate::core::{Bitboard, Color, Hand, Move, PieceKind, Position};
 
 use super::Limit;
 use super::hands;
+use super::interposition::{interposition_squares, set_aside};
 use super::repetition::{Repetitions, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
 
@@ -48,6 +49,11 @@ struct Child {
     /// A sibling that must be solved before this child is looked at
     /// (delayed expansion), or `NO_PREV`.
     prev: u16,
+    /// A useless interposition (tsume counting): mated, not counted.
+    useless: bool,
+    /// An interposition found not useless under this node's bound: its
+    /// failure holds for this bound only (with more plies it may be useless).
+    capped: bool,
 }
 
 const NO_PREV: u16 = u16::MAX;
@@ -89,6 +95,8 @@ fn expand(pos: &Position, or_node: bool) -> Vec<Child> {
             path_dependent: false,
             evaluated: false,
             prev,
+            useless: false,
+            capped: false,
         })
         .collect()
 }
@@ -151,8 +159,20 @@ pub(crate) struct Search<'a> {
     /// Whether proofs longer than the plies left are set aside (a search
     /// for a mate within `ply_limit`).
     pub bounded: bool,
+    /// Tsume counting under a bound: useless interpositions (see
+    /// [`super::answer`]) are mated without being counted.
+    pub tsume: bool,
+    /// A second table namespace whose final results hold here too (the
+    /// plain search's, read by the tsume-counting search).
+    pub fallback_salt: Option<u64>,
+    /// How many useless-interposition tests are open on the stack.
+    pub nest: u32,
     pub stats: Stats,
 }
+
+/// Useless-interposition tests open at once, at most (each is a search of
+/// the position after the capture, which may hold interpositions itself).
+const MAX_NEST: u32 = 8;
 
 /// Counters for tuning.
 #[derive(Default, Debug, Clone)]
@@ -230,9 +250,21 @@ impl Search<'_> {
         self.reps.clear_path_results();
     }
 
-    /// What the table knows of `pos` for the current attacker.
+    /// What the table knows of `pos` for the current attacker (final
+    /// results of the fallback namespace when this one has none).
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
-        self.table.probe(self.key(pos), self.attacker_hand(pos))
+        let hand = self.attacker_hand(pos);
+        let own = self.table.probe(self.key(pos), hand);
+        if own.is_some_and(|p| p.pn == 0 || p.dn == 0) {
+            return own;
+        }
+        if let Some(salt) = self.fallback_salt
+            && let Some(p) = self.table.probe(pos.board_key() ^ salt, hand)
+            && (p.pn == 0 || p.dn == 0)
+        {
+            return Some(p);
+        }
+        own
     }
 
     /// The final result of a node with no move: at an OR node no check
@@ -243,7 +275,7 @@ impl Search<'_> {
                 pn: INF,
                 dn: 0,
                 hand: hands::or_disproof_hand_without_moves(pos),
-                len: 0,
+                len: DEPTH_ANY,
                 path_dependent: false,
             }
         } else {
@@ -319,35 +351,16 @@ impl Search<'_> {
         }
     }
 
-    /// The state of the child reached by `m` (already played on `pos`).
+    /// The state of the child reached by `m` (already played on `pos`),
+    /// with `remaining` plies left for it.
     fn child_state(&mut self, pos: &mut Position, path: u64, remaining: u32) -> (NodeResult, u64) {
-        let (r, child_path) = self.child_state_unbounded(pos, path);
-        // Under a length bound, a mate longer than the plies left is no
-        // mate here yet.
-        if self.bounded && r.pn == 0 && r.len as u32 > remaining {
-            let hand = self.attacker_hand(pos);
-            return (
-                NodeResult {
-                    pn: 1,
-                    dn: 1,
-                    hand,
-                    len: 0,
-                    path_dependent: false,
-                },
-                child_path,
-            );
-        }
-        (r, child_path)
-    }
-
-    fn child_state_unbounded(&mut self, pos: &mut Position, path: u64) -> (NodeResult, u64) {
         let key = pos.key();
         let child_path = extend_path(path, key);
-        let probe = self.table.probe(self.key(pos), self.attacker_hand(pos));
-        if let Some(p) = probe
-            && p.is_disproven()
+        let probe = self.probe(pos).map(|p| self.usable(&p, remaining));
+        if let Some(r) = probe
+            && r.dn == 0
         {
-            return (from_probe(&p), child_path);
+            return (r, child_path);
         }
         if self.reps.repeats(pos.board_key(), self.attacker_hand(pos))
             || self.reps.recorded(child_path)
@@ -363,14 +376,39 @@ impl Search<'_> {
             return (r, child_path);
         }
         match probe {
-            Some(p) => {
+            Some(r) => {
                 self.stats.tt_hits += 1;
-                (from_probe(&p), child_path)
+                (r, child_path)
             }
             None => {
                 self.stats.new_nodes += 1;
-                (self.evaluate_new(pos), child_path)
+                let r = self.evaluate_new(pos);
+                (self.within_remaining(r, remaining), child_path)
             }
+        }
+    }
+
+    /// A table result as it holds with `remaining` plies left: a disproof
+    /// that holds only for fewer plies, or (under a length bound) a mate
+    /// longer than the plies left, is no final result here.
+    fn usable(&self, p: &Probe, remaining: u32) -> NodeResult {
+        self.within_remaining(from_probe(p), remaining)
+    }
+
+    /// `r` as it holds with `remaining` plies left (see [`usable`](Self::usable)).
+    fn within_remaining(&self, r: NodeResult, remaining: u32) -> NodeResult {
+        let too_shallow = r.dn == 0 && (r.len as u32) < remaining;
+        let too_long = self.bounded && r.pn == 0 && r.len as u32 > remaining;
+        if too_shallow || too_long {
+            NodeResult {
+                pn: 1,
+                dn: 1,
+                hand: Hand::EMPTY,
+                len: 0,
+                path_dependent: false,
+            }
+        } else {
+            r
         }
     }
 
@@ -389,8 +427,21 @@ impl Search<'_> {
         let start_nodes = self.nodes;
         let or_node = pos.side_to_move() == self.attacker;
         self.stats.max_ply = self.stats.max_ply.max(ply);
-        if ply >= self.ply_limit {
+        // Under tsume counting, a defender at the bound may still be mated
+        // (every defence a useless interposition).
+        if ply > self.ply_limit || (ply == self.ply_limit && (or_node || !self.tsume)) {
             self.depth_cut = true;
+            if self.bounded {
+                // No mate within the plies left: true on every path, for
+                // this many plies only.
+                return NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: self.attacker_hand(pos),
+                    len: self.ply_limit.saturating_sub(ply) as u16,
+                    path_dependent: false,
+                };
+            }
             self.reps.record(path);
             return NodeResult {
                 pn: INF,
@@ -405,6 +456,12 @@ impl Search<'_> {
         if children.is_empty() {
             return self.finish_without_moves(pos, or_node);
         }
+        let interpositions = if self.tsume && !or_node && self.nest < MAX_NEST {
+            interposition_squares(pos)
+        } else {
+            Bitboard::EMPTY
+        };
+        let king = pos.king_square(pos.side_to_move());
         let mut paths: Vec<u64> = vec![0; children.len()];
         for c in children.iter() {
             if c.prev == NO_PREV {
@@ -419,10 +476,18 @@ impl Search<'_> {
                     continue;
                 }
                 let undo = pos.do_move(c.mv);
-                let (r, child_path) =
+                let (mut r, child_path) =
                     self.child_state(pos, path, self.ply_limit.saturating_sub(ply + 1));
+                // An interposition that fails gets a second chance: it may
+                // be useless (mated without being counted).
+                let tested =
+                    r.dn == 0 && interpositions.contains(c.mv.to()) && c.mv.from() != king;
+                let useless =
+                    tested && self.useless_and_mated(pos, path, ply, c.mv.to(), &mut r);
                 pos.undo_move(c.mv, undo);
                 let ch = &mut children[i];
+                ch.useless = useless;
+                ch.capped = tested && !useless;
                 ch.pn = r.pn;
                 ch.dn = r.dn;
                 ch.hand = r.hand;
@@ -438,7 +503,8 @@ impl Search<'_> {
             let (pn, dn) = combine(&children, or_node);
             if pn == 0 || dn == 0 {
                 let work = self.nodes - start_nodes + 1;
-                return self.finish(pos, path, &children, or_node, pn, work);
+                let remaining = self.ply_limit.saturating_sub(ply);
+                return self.finish(pos, path, &children, or_node, pn, work, remaining);
             }
             if pn >= thpn || dn >= thdn || self.aborted.is_some() {
                 let r = NodeResult {
@@ -468,12 +534,16 @@ impl Search<'_> {
             let undo = pos.do_move(m);
             self.reps.push(pos.board_key(), self.attacker_hand(pos));
             let child_path = paths[best];
-            let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            let mut r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
                 self.mid(pos, child_path, child_thpn, child_thdn, ply + 1)
             });
             self.reps.pop();
+            let tested = r.dn == 0 && interpositions.contains(m.to()) && m.from() != king;
+            let useless = tested && self.useless_and_mated(pos, path, ply, m.to(), &mut r);
             pos.undo_move(m, undo);
             let ch = &mut children[best];
+            ch.useless = useless;
+            ch.capped = tested && !useless;
             ch.pn = r.pn;
             ch.dn = r.dn;
             ch.hand = r.hand;
@@ -482,7 +552,80 @@ impl Search<'_> {
         }
     }
 
-    /// Builds, stores and returns the final result of a solved node.
+    /// [`useless_interposition`](Self::useless_interposition), writing the
+    /// mate into `r` when it is useless.
+    fn useless_and_mated(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        sq: crate::core::Square,
+        r: &mut NodeResult,
+    ) -> bool {
+        match self.useless_interposition(pos, path, ply, sq) {
+            Some(res) => {
+                *r = res;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the interposition just played on `sq` (the defender's move
+    /// from the node at `ply`, reached by `path`; `pos` is the attacker to
+    /// move) is useless by the definition in [`super::interposition`]: some
+    /// capture of it, with the piece set aside, is mated within the plies
+    /// the node had left. `Some` with the mate's result when it is.
+    pub(crate) fn useless_interposition(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        sq: crate::core::Square,
+    ) -> Option<NodeResult> {
+        let kind = pos.piece_at(sq)?.kind();
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let remaining = self.ply_limit.saturating_sub(ply);
+        for &x in checks.iter().filter(|m| m.to() == sq) {
+            let undo = pos.do_move(x);
+            let mut q0 = set_aside(pos, kind);
+            pos.undo_move(x, undo);
+            let q0_path = extend_path(path, q0.key() ^ 0x5e7a_51de);
+            if self.reps.recorded(q0_path) {
+                continue;
+            }
+            if let Some(p) = self.probe(&q0) {
+                if p.pn == 0 && p.len as u32 <= remaining {
+                    return Some(useless_result(p.hand));
+                }
+                if p.dn == 0 && p.len as u32 >= remaining {
+                    continue;
+                }
+            }
+            if self.reps.repeats(q0.board_key(), self.attacker_hand(&q0)) {
+                continue;
+            }
+            self.nest += 1;
+            self.reps.push(q0.board_key(), self.attacker_hand(&q0));
+            let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                self.mid(&mut q0, q0_path, INF, INF, ply)
+            });
+            self.reps.pop();
+            self.nest -= 1;
+            if r.pn == 0 && r.len as u32 <= remaining {
+                return Some(useless_result(r.hand));
+            }
+            if self.aborted.is_some() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Builds, stores and returns the final result of a solved node with
+    /// `remaining` plies left.
+    #[allow(clippy::too_many_arguments)]
     fn finish(
         &mut self,
         pos: &Position,
@@ -491,6 +634,7 @@ impl Search<'_> {
         or_node: bool,
         pn: u32,
         work: u64,
+        remaining: u32,
     ) -> NodeResult {
         let proven = pn == 0;
         let r;
@@ -511,11 +655,11 @@ impl Search<'_> {
             };
         } else if !or_node && proven {
             let mut max = Hand::EMPTY;
-            let mut len = 0;
+            let mut len = None;
             for c in children {
                 max = max.max(c.hand);
-                if c.len >= len {
-                    len = c.len;
+                if !c.useless && len.is_none_or(|l| c.len >= l) {
+                    len = Some(c.len);
                     mv = Some(c.mv);
                 }
             }
@@ -523,7 +667,8 @@ impl Search<'_> {
                 pn: 0,
                 dn: INF,
                 hand: hands::and_proof_hand(pos, max),
-                len: len.saturating_add(1),
+                // Every defence a useless interposition: mated here.
+                len: len.map_or(0, |l| l.saturating_add(1)),
                 path_dependent: false,
             };
         } else if or_node {
@@ -538,15 +683,17 @@ impl Search<'_> {
                 };
             } else {
                 let mut min: Option<Hand> = None;
+                let mut depth = DEPTH_ANY;
                 for c in children {
                     let h = hands::or_disproof_from_child(pos, c.mv, c.hand);
                     min = Some(min.map_or(h, |m| m.min(h)));
+                    depth = depth.min(c.len);
                 }
                 r = NodeResult {
                     pn: INF,
                     dn: 0,
                     hand: hands::or_disproof_hand(pos, min.unwrap_or(Hand::EMPTY)),
-                    len: 0,
+                    len: deeper(depth),
                     path_dependent: false,
                 };
             }
@@ -556,8 +703,12 @@ impl Search<'_> {
             let refuting = children
                 .iter()
                 .filter(|c| c.dn == 0)
-                .min_by_key(|c| c.path_dependent)
+                .max_by_key(|c| (!c.path_dependent, c.len))
                 .expect("a disproven child");
+            let mut depth = deeper(refuting.len);
+            if refuting.capped && depth != DEPTH_ANY {
+                depth = depth.min(remaining.min(DEPTH_ANY as u32 - 1) as u16);
+            }
             mv = Some(refuting.mv);
             r = if refuting.path_dependent {
                 NodeResult {
@@ -572,7 +723,7 @@ impl Search<'_> {
                     pn: INF,
                     dn: 0,
                     hand: hands::and_disproof_hand(pos, refuting.mv, refuting.hand),
-                    len: 0,
+                    len: depth,
                     path_dependent: false,
                 }
             };
@@ -584,6 +735,33 @@ impl Search<'_> {
             self.store(pos, &r, mv, work);
         }
         r
+    }
+}
+
+/// The length field of a disproof holds the plies it holds for: a
+/// disproof found under a length bound says "no mate within this many
+/// plies"; this value says "no mate at all".
+pub(crate) const DEPTH_ANY: u16 = u16::MAX;
+
+/// The depth of a disproof one ply above one of `depth`.
+#[inline]
+fn deeper(depth: u16) -> u16 {
+    if depth == DEPTH_ANY {
+        DEPTH_ANY
+    } else {
+        depth.saturating_add(1).min(DEPTH_ANY - 1)
+    }
+}
+
+/// A useless interposition's result: mated (by the set-aside position's
+/// proof hand), not counted.
+fn useless_result(hand: Hand) -> NodeResult {
+    NodeResult {
+        pn: 0,
+        dn: INF,
+        hand,
+        len: 0,
+        path_dependent: false,
     }
 }
 

@@ -234,6 +234,7 @@ impl Table {
     pub fn probe(&self, key: u64, hand: Hand) -> Option<Probe> {
         let mut exact = None;
         let mut proof: Option<&Entry> = None;
+        let mut disproof: Option<&Entry> = None;
         for e in &self.clusters[self.cluster(key)] {
             if key_of(e) != key || !self.live(e) {
                 continue;
@@ -245,14 +246,15 @@ impl Table {
                     proof = Some(e);
                 }
             } else if dn == 0 {
-                if h.dominates(hand) {
-                    return Some(probe_of(e));
+                // The deepest of the disproofs that cover this hand.
+                if h.dominates(hand) && disproof.is_none_or(|d| len_of(e) > len_of(d)) {
+                    disproof = Some(e);
                 }
             } else if h == hand {
                 exact = Some(probe_of(e));
             }
         }
-        proof.map(probe_of).or(exact)
+        proof.or(disproof).map(probe_of).or(exact)
     }
 
     /// Stores what is known of board `key` with attacker hand `hand`.
@@ -283,7 +285,8 @@ impl Table {
             // A final result makes the entries it covers useless.
             let covered = (pn == 0 && epn != 0 && eh.dominates(hand))
                 || (dn == 0 && edn != 0 && hand.dominates(eh))
-                || (pn == 0 && epn == 0 && eh.dominates(hand) && len_of(e) >= len);
+                || (pn == 0 && epn == 0 && eh.dominates(hand) && len_of(e) >= len)
+                || (dn == 0 && edn == 0 && hand.dominates(eh) && len_of(e) <= len);
             if same || covered {
                 if same {
                     work = work.max(work_of(e));

@@ -1,0 +1,314 @@
+//! The tsume-shogi answer of a proven position: the attacker mates in the
+//! fewest moves, the defender resists longest, useless interpositions (see
+//! [`super::interposition`]) are neither counted nor played, and among
+//! equally long defences the one after which the attacker ends with an
+//! empty hand is preferred (a line ending with pieces in hand, 駒余り, is
+//! only taken when no other defence of that length avoids it).
+//!
+//! Lengths come from searches with a length bound under tsume counting
+//! ("is this mated within `b` plies?"), kept in a table namespace of their
+//! own so they never mix with the plain search's results (which they read:
+//! a plain proof within the bound, or a plain "no mate", holds here too).
+//! The root's length is found by lowering the bound until a search fails;
+//! then the line is read down with exact lengths: at the attacker's turn
+//! the first check proven within the length left, at the defender's turn a
+//! defence that is not mated two plies sooner.
+
+use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::core::{Hand, Move, Position};
+
+use super::interposition::interposition_squares;
+use super::repetition::extend_path;
+use super::search::Search;
+use super::tt::INF;
+
+/// Namespace of the tsume-counting results in the shared table.
+const TSUME_SALT: u64 = 0x7a3c_91e5_0b6d_2f48;
+
+/// What reading the answer gave.
+pub(crate) struct Answer {
+    pub moves: Vec<Move>,
+    /// Whether the length is proven shortest (with the longest defence);
+    /// false when a limit stopped the search first.
+    pub exact: bool,
+}
+
+/// Switches `search` to tsume counting for the life of the value.
+pub(crate) struct TsumeSearch<'s, 'a> {
+    pub search: &'s mut Search<'a>,
+    plain_salt: u64,
+    /// Line positions pushed on the repetition path, with their path hashes.
+    path: Vec<u64>,
+    /// Equally long defences still worth reading for an empty final hand.
+    alternatives_left: u32,
+}
+
+/// Equally long defences read in all, beyond the first at each node, when
+/// the first ends with the attacker holding pieces.
+const ALTERNATIVE_READS: u32 = 16;
+
+impl Drop for TsumeSearch<'_, '_> {
+    fn drop(&mut self) {
+        for _ in 0..self.path.len() {
+            self.search.reps.pop();
+        }
+        self.search.tsume = false;
+        self.search.salt = self.plain_salt;
+        self.search.fallback_salt = None;
+        self.search.set_bound(None);
+    }
+}
+
+impl<'s, 'a> TsumeSearch<'s, 'a> {
+    /// Tsume counting over `search`, whose repetition path is reset to
+    /// `root`.
+    pub fn new(search: &'s mut Search<'a>, root: &Position) -> TsumeSearch<'s, 'a> {
+        let plain_salt = search.salt;
+        search.tsume = true;
+        search.salt = plain_salt ^ TSUME_SALT;
+        search.fallback_salt = Some(plain_salt);
+        search.reps.clear();
+        let mut t = TsumeSearch {
+            search,
+            plain_salt,
+            path: Vec::new(),
+            alternatives_left: ALTERNATIVE_READS,
+        };
+        t.enter(root);
+        t
+    }
+
+    fn path_hash(&self) -> u64 {
+        *self.path.last().unwrap_or(&0)
+    }
+
+    /// Puts `pos` on the line (repetition path).
+    pub fn enter(&mut self, pos: &Position) {
+        let attacker = self.search.attacker;
+        self.search.reps.push(pos.board_key(), pos.hand(attacker));
+        let h = extend_path(self.path_hash(), pos.key());
+        self.path.push(h);
+    }
+
+    /// Takes the last position off the line.
+    pub fn leave(&mut self) {
+        self.search.reps.pop();
+        self.path.pop();
+    }
+
+    /// Whether `pos` (on the line, just entered) is mated within `bound`
+    /// plies under tsume counting: `Some(Some(len))` with the length of the
+    /// mate found (at most `bound`, not necessarily shortest),
+    /// `Some(None)` when not, `None` when a limit stopped the search.
+    pub fn within(&mut self, pos: &Position, bound: u32) -> Option<Option<u32>> {
+        if let Some(p) = self.search.probe(pos) {
+            if p.pn == 0 && p.len as u32 <= bound {
+                return Some(Some(p.len as u32));
+            }
+            if p.dn == 0 && p.len as u32 >= bound {
+                return Some(None);
+            }
+        }
+        if self.search.aborted.is_some() {
+            return None;
+        }
+        let mut p = pos.clone();
+        self.search.set_bound(Some(bound));
+        let depth_cut = self.search.depth_cut;
+        let r = self.search.mid(&mut p, self.path_hash(), INF, INF, 0);
+        self.search.depth_cut = depth_cut;
+        if r.pn == 0 {
+            Some(Some(r.len as u32))
+        } else if r.dn == 0 {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
+    /// Like [`within`](Self::within) for the position after `m`.
+    pub fn within_after(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Option<u32>> {
+        let child = pos.after(m);
+        if self.search.reps.repeats(child.board_key(), child.hand(self.search.attacker)) {
+            return Some(None);
+        }
+        self.enter(&child);
+        let r = self.within(&child, bound);
+        self.leave();
+        r
+    }
+
+    /// The tsume length of `pos` (on the line), known to be mated within
+    /// `upper`: searches with bounds growing by two from the least until
+    /// one is proven. `(length, exact)`; not exact when a limit stopped the
+    /// search first (the length is then `upper`).
+    ///
+    /// Growing bounds cost less than shrinking ones: a search that fails
+    /// under a small bound is cheap and leaves disproofs the next one uses,
+    /// while under a bound just short of a long first proof the search has
+    /// to look for a different proof almost from scratch.
+    pub fn shortest(&mut self, pos: &Position, upper: u32) -> (u32, bool) {
+        let debug = std::env::var_os("TSUME_DEBUG").is_some();
+        let mut b = if pos.side_to_move() == self.search.attacker { 1 } else { 0 };
+        while b < upper {
+            let r = self.within(pos, b);
+            if debug {
+                eprintln!("answer: within {b}: {r:?} nodes {}", self.search.nodes);
+            }
+            match r {
+                Some(Some(_)) => return (b, true),
+                Some(None) => b += 2,
+                None => return (upper, false),
+            }
+        }
+        (upper, true)
+    }
+
+    /// Whether the defender's interposition `m` at `pos` (on the line,
+    /// mated within `bound`) is useless; `None` when a limit stopped the test.
+    pub fn is_useless(&mut self, pos: &Position, m: Move, bound: u32) -> Option<bool> {
+        if !interposition_squares(pos).contains(m.to()) || pos.king_square(pos.side_to_move()) == m.from() {
+            return Some(false);
+        }
+        self.search.set_bound(Some(bound));
+        let mut child = pos.after(m);
+        let path = self.path_hash();
+        let r = self.search.useless_interposition(&mut child, path, 0, m.to());
+        if r.is_some() {
+            Some(true)
+        } else if self.search.aborted.is_some() {
+            None
+        } else {
+            Some(false)
+        }
+    }
+
+    /// The length the table knows for the position after `m` (0 if none).
+    fn child_len_hint(&self, pos: &Position, m: Move) -> u32 {
+        let child = pos.after(m);
+        self.search.probe(&child).map_or(0, |p| if p.pn == 0 { p.len as u32 } else { 0 })
+    }
+
+    /// The checks at `pos` that mate within exactly `len` plies (the tsume
+    /// length of `pos`), best guess first; stops after the first when
+    /// `all` is false. `None` when a limit stopped the search.
+    pub fn shortest_checks(&mut self, pos: &Position, len: u32, all: bool) -> Option<Vec<Move>> {
+        let mut list = MoveList::new();
+        generate_checks(pos, &mut list);
+        let hint = self.search.probe(pos).and_then(|p| p.mv);
+        let mut moves: Vec<Move> = list.iter().copied().collect();
+        if let Some(h) = hint
+            && let Some(i) = moves.iter().position(|&m| m == h)
+        {
+            moves[..=i].rotate_right(1);
+        }
+        let mut found = Vec::new();
+        for m in moves {
+            if self.within_after(pos, m, len - 1)?.is_some() {
+                found.push(m);
+                if !all {
+                    break;
+                }
+            }
+        }
+        Some(found)
+    }
+
+    /// The defences at `pos` (mated in exactly `len` plies, `len` > 0) that
+    /// are not useless interpositions, each with whether it is one of the
+    /// longest (lasts `len - 1` plies). `None` when a limit stopped the
+    /// search.
+    pub fn defences(&mut self, pos: &Position, len: u32) -> Option<Vec<(Move, bool)>> {
+        let mut list = MoveList::new();
+        generate_evasions(pos, &mut list);
+        let mut out = Vec::new();
+        for &m in list.iter() {
+            if self.is_useless(pos, m, len)? {
+                continue;
+            }
+            let longest = len < 3 || self.within_after(pos, m, len - 3)?.is_none();
+            out.push((m, longest));
+        }
+        Some(out)
+    }
+
+    /// The main line from `pos` (on the line), mated in exactly `len` plies.
+    /// Among the longest defences, one after which the attacker ends with
+    /// an empty hand is preferred. `None` when a limit stopped the search.
+    pub fn main_line(&mut self, pos: &Position, len: u32) -> Option<Vec<Move>> {
+        if len == 0 {
+            return Some(Vec::new());
+        }
+        let attacker = self.search.attacker;
+        if pos.side_to_move() == attacker {
+            let checks = self.shortest_checks(pos, len, false)?;
+            let &m = checks.first()?;
+            let child = pos.after(m);
+            self.enter(&child);
+            let rest = stacker::maybe_grow(
+                super::search::STACK_RED_ZONE,
+                super::search::STACK_SEGMENT,
+                || self.main_line(&child, len - 1),
+            );
+            self.leave();
+            let mut line = vec![m];
+            line.extend(rest?);
+            return Some(line);
+        }
+        let mut list = MoveList::new();
+        generate_evasions(pos, &mut list);
+        let mut evasions: Vec<(u32, Move)> = list
+            .iter()
+            .map(|&m| (self.child_len_hint(pos, m), m))
+            .collect();
+        evasions.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
+        let mut best: Option<Vec<Move>> = None;
+        for (_, m) in evasions {
+            let longest = len < 3 || self.within_after(pos, m, len - 3)?.is_none();
+            if !longest || self.is_useless(pos, m, len)? {
+                continue;
+            }
+            if best.is_some() {
+                // Another defence as long: worth reading only to avoid
+                // ending with pieces in hand, and only so many times.
+                if self.alternatives_left == 0 {
+                    break;
+                }
+                self.alternatives_left -= 1;
+            }
+            let child = pos.after(m);
+            self.enter(&child);
+            let rest = stacker::maybe_grow(
+                super::search::STACK_RED_ZONE,
+                super::search::STACK_SEGMENT,
+                || self.main_line(&child, len - 1),
+            );
+            self.leave();
+            let mut line = vec![m];
+            line.extend(rest?);
+            if final_hand(pos, &line, attacker).is_empty() {
+                return Some(line);
+            }
+            best.get_or_insert(line);
+        }
+        best
+    }
+}
+
+/// The attacker's hand after playing `line` from `pos`.
+pub(crate) fn final_hand(pos: &Position, line: &[Move], attacker: crate::core::Color) -> Hand {
+    let mut p = pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(attacker)
+}
+
+/// The tsume answer from `root`, proven by the plain search (which left
+/// `upper`, a length it is mated within).
+pub(crate) fn answer(search: &mut Search, root: &Position, upper: u32) -> Option<Answer> {
+    let mut t = TsumeSearch::new(search, root);
+    let (len, exact) = t.shortest(root, upper);
+    let moves = t.main_line(root, len)?;
+    Some(Answer { moves, exact })
+}

@@ -1,0 +1,117 @@
+//! Useless interpositions (無駄合): the definition this solver counts by.
+//!
+//! Tsume-shogi does not count an interposition that only delays the mate.
+//! Definitions differ between authors; this crate implements this one:
+//!
+//! 1. **Where.** The defender is in check from one long-range piece (lance,
+//!    bishop, rook, horse or dragon) with at least one empty square between
+//!    it and the king, and answers by putting a piece on one of those
+//!    squares: a drop, or a move of a piece other than the king
+//!    ([`interposition_squares`]).
+//! 2. **Captured.** The attacker captures the interposed piece with a
+//!    check.
+//! 3. **Set aside.** In the position after that capture, the captured piece
+//!    is taken out of the attacker's hand and given back to the defender's
+//!    hand ([`set_aside`]): for a drop this is exactly the position as if
+//!    the interposition had not been made and the capturing piece had moved
+//!    there instead; for a moved piece, the defender keeps it in hand.
+//! 4. **No gain.** The interposition is useless when that set-aside position
+//!    is mated within the number of moves the defender had left before the
+//!    interposition — that is, the attacker mates without ever using the
+//!    captured piece, and the interposition and its capture gained the
+//!    defender nothing but the two plies themselves.
+//!
+//! A useless interposition is still answered (the solver proves the mate
+//! after it), but it is neither counted in the length nor played in the
+//! main line; a defender whose only defences are useless interpositions is
+//! mated where it stands. So a rook checking from afar with the king boxed
+//! in is a mate in one even though the defender could drop pawns in
+//! between; and when the capture of the interposed piece lets the king
+//! recapture, or the attacker needs that piece later, the interposition
+//! counts like any other defence.
+//!
+//! ```
+//! use tsume::core::Position;
+//! use tsume::solver::interposition::interposition_squares;
+//! // The rook on 1a checks the king on 9a across seven empty squares.
+//! let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+//! assert_eq!(interposition_squares(&pos).count(), 7);
+//! ```
+
+use crate::core::attacks::between;
+use crate::core::{Bitboard, PieceKind, Position};
+
+/// The squares where the side to move could interpose against a check:
+/// those strictly between a single long-range checker and the king (empty
+/// when not in check, in double check, or checked from next to the king).
+pub fn interposition_squares(pos: &Position) -> Bitboard {
+    let checkers = pos.checkers();
+    if checkers.is_empty() || checkers.more_than_one() {
+        return Bitboard::EMPTY;
+    }
+    let Some(king) = pos.king_square(pos.side_to_move()) else {
+        return Bitboard::EMPTY;
+    };
+    match checkers.lsb() {
+        Some(checker) => between(checker, king),
+        None => Bitboard::EMPTY,
+    }
+}
+
+/// The position `after_capture` (the defender to move, just after the
+/// attacker took an interposed piece of `kind`) with that piece taken out
+/// of the attacker's hand and given back to the defender's.
+pub fn set_aside(after_capture: &Position, kind: PieceKind) -> Position {
+    let kind = kind.unpromoted();
+    let defender = after_capture.side_to_move();
+    let attacker = !defender;
+    let mut q = after_capture.clone();
+    let mut attacker_hand = q.hand(attacker);
+    let mut defender_hand = q.hand(defender);
+    debug_assert!(attacker_hand.has(kind));
+    attacker_hand.remove(kind);
+    defender_hand.add(kind);
+    q.set_hand(attacker, attacker_hand);
+    q.set_hand(defender, defender_hand);
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Color, Square};
+
+    #[test]
+    fn squares_between_a_distant_checker_and_the_king() {
+        let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+        let squares: Vec<String> = interposition_squares(&pos)
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(squares.len(), 7);
+        assert!(squares.contains(&"2a".to_string()) && squares.contains(&"8a".to_string()));
+        // Checked from next door: nothing to interpose.
+        let pos: Position = "kR7/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+        assert!(interposition_squares(&pos).is_empty());
+        // Not in check.
+        let pos: Position = "k8/9/1G7/9/9/9/9/9/8R w 2b4g4s4n4l18p 1".parse().unwrap();
+        assert!(interposition_squares(&pos).is_empty());
+        // A knight's check has no squares between.
+        let pos: Position = "k8/9/1N7/9/9/9/9/9/9 w 2r2b4g4s3n4l18p 1".parse().unwrap();
+        assert!(pos.in_check());
+        assert!(interposition_squares(&pos).is_empty());
+    }
+
+    #[test]
+    fn set_aside_moves_the_piece_back_to_the_defender() {
+        // White to move after Black captured a pawn: Black holds it.
+        let pos: Position = "k3R4/9/1G7/9/9/9/9/9/9 w P2b4g4s4n4l17p 1".parse().unwrap();
+        let q = set_aside(&pos, PieceKind::Pawn);
+        assert_eq!(q.hand(Color::Black).count(PieceKind::Pawn), 0);
+        assert_eq!(q.hand(Color::White).count(PieceKind::Pawn), 18);
+        let rook: Square = "5a".parse().unwrap();
+        assert_eq!(q.piece_at(rook), pos.piece_at(rook));
+        let expected: Position = "k3R4/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+        assert_eq!(q.key(), expected.key());
+    }
+}
