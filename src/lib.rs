@@ -1,7 +1,10 @@
 //! `tsume`: a tsume-shogi (shogi mate problem) solver.
 //!
 //! The crate is built in floors: [`core`] holds the rules of shogi (board,
-//! SFEN, exact move generation); the mate search and its uses stand on it.
+//! SFEN, exact move generation); [`solver`] is the mate search over it and
+//! reads the tsume-shogi answer; [`verify`] checks composed problems with
+//! the solver.
 
 pub mod core;
 pub mod solver;
+pub mod verify;

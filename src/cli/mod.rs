@@ -3,12 +3,14 @@
 //!
 //! Exit codes: 0 on success (and for `--help` / `--version`), 2 for bad
 //! input (unknown option, malformed SFEN or move, ...), 1 when writing the
-//! output fails, 130 when `solve` is stopped by Ctrl-C. Nothing here panics
+//! output fails, 3 when `verify` finds a problem unsound, 130 when `solve`
+//! is stopped by Ctrl-C. Nothing here panics
 //! on user input.
 
 mod moves;
 mod perft;
 mod solve;
+mod verify;
 
 use std::fmt;
 use std::io::{self, BufWriter, Write};
@@ -35,6 +37,7 @@ enum Command {
     Perft(perft::Args),
     Moves(moves::Args),
     Solve(solve::Args),
+    Verify(verify::Args),
 }
 
 /// What went wrong in a subcommand.
@@ -81,6 +84,16 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Moves(args) => moves::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
+        Command::Verify(args) => match verify::run(args, &mut out) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                return match out.flush() {
+                    Ok(()) => ExitCode::from(verify::UNSOUND_EXIT),
+                    Err(_) => ExitCode::from(1),
+                };
+            }
+            Err(e) => Err(e),
+        },
     };
     let result = result.and_then(|()| out.flush().map_err(CliError::from));
     match result {

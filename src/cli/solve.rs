@@ -105,7 +105,7 @@ pub struct Args {
     first_line: bool,
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim()
         .parse()

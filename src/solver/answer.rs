@@ -129,7 +129,11 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// Like [`within`](Self::within) for the position after `m`.
     pub fn within_after(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Option<u32>> {
         let child = pos.after(m);
-        if self.search.reps.repeats(child.board_key(), child.hand(self.search.attacker)) {
+        if self
+            .search
+            .reps
+            .repeats(child.board_key(), child.hand(self.search.attacker))
+        {
             return Some(None);
         }
         self.enter(&child);
@@ -149,7 +153,11 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// to look for a different proof almost from scratch.
     pub fn shortest(&mut self, pos: &Position, upper: u32) -> (u32, bool) {
         let debug = std::env::var_os("TSUME_DEBUG").is_some();
-        let mut b = if pos.side_to_move() == self.search.attacker { 1 } else { 0 };
+        let mut b = if pos.side_to_move() == self.search.attacker {
+            1
+        } else {
+            0
+        };
         while b < upper {
             let r = self.within(pos, b);
             if debug {
@@ -167,13 +175,17 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// Whether the defender's interposition `m` at `pos` (on the line,
     /// mated within `bound`) is useless; `None` when a limit stopped the test.
     pub fn is_useless(&mut self, pos: &Position, m: Move, bound: u32) -> Option<bool> {
-        if !interposition_squares(pos).contains(m.to()) || pos.king_square(pos.side_to_move()) == m.from() {
+        if !interposition_squares(pos).contains(m.to())
+            || pos.king_square(pos.side_to_move()) == m.from()
+        {
             return Some(false);
         }
         self.search.set_bound(Some(bound));
         let mut child = pos.after(m);
         let path = self.path_hash();
-        let r = self.search.useless_interposition(&mut child, path, 0, m.to());
+        let r = self
+            .search
+            .useless_interposition(&mut child, path, 0, m.to());
         if r.is_some() {
             Some(true)
         } else if self.search.aborted.is_some() {
@@ -186,50 +198,9 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// The length the table knows for the position after `m` (0 if none).
     fn child_len_hint(&self, pos: &Position, m: Move) -> u32 {
         let child = pos.after(m);
-        self.search.probe(&child).map_or(0, |p| if p.pn == 0 { p.len as u32 } else { 0 })
-    }
-
-    /// The checks at `pos` that mate within exactly `len` plies (the tsume
-    /// length of `pos`), best guess first; stops after the first when
-    /// `all` is false. `None` when a limit stopped the search.
-    pub fn shortest_checks(&mut self, pos: &Position, len: u32, all: bool) -> Option<Vec<Move>> {
-        let mut list = MoveList::new();
-        generate_checks(pos, &mut list);
-        let hint = self.search.probe(pos).and_then(|p| p.mv);
-        let mut moves: Vec<Move> = list.iter().copied().collect();
-        if let Some(h) = hint
-            && let Some(i) = moves.iter().position(|&m| m == h)
-        {
-            moves[..=i].rotate_right(1);
-        }
-        let mut found = Vec::new();
-        for m in moves {
-            if self.within_after(pos, m, len - 1)?.is_some() {
-                found.push(m);
-                if !all {
-                    break;
-                }
-            }
-        }
-        Some(found)
-    }
-
-    /// The defences at `pos` (mated in exactly `len` plies, `len` > 0) that
-    /// are not useless interpositions, each with whether it is one of the
-    /// longest (lasts `len - 1` plies). `None` when a limit stopped the
-    /// search.
-    pub fn defences(&mut self, pos: &Position, len: u32) -> Option<Vec<(Move, bool)>> {
-        let mut list = MoveList::new();
-        generate_evasions(pos, &mut list);
-        let mut out = Vec::new();
-        for &m in list.iter() {
-            if self.is_useless(pos, m, len)? {
-                continue;
-            }
-            let longest = len < 3 || self.within_after(pos, m, len - 3)?.is_none();
-            out.push((m, longest));
-        }
-        Some(out)
+        self.search
+            .probe(&child)
+            .map_or(0, |p| if p.pn == 0 { p.len as u32 } else { 0 })
     }
 
     /// The main line from `pos` (on the line), mated in exactly `len` plies.
@@ -241,19 +212,50 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         }
         let attacker = self.search.attacker;
         if pos.side_to_move() == attacker {
-            let checks = self.shortest_checks(pos, len, false)?;
-            let &m = checks.first()?;
-            let child = pos.after(m);
-            self.enter(&child);
-            let rest = stacker::maybe_grow(
-                super::search::STACK_RED_ZONE,
-                super::search::STACK_SEGMENT,
-                || self.main_line(&child, len - 1),
-            );
-            self.leave();
-            let mut line = vec![m];
-            line.extend(rest?);
-            return Some(line);
+            // The first shortest check; others of that length only when its
+            // line ends with pieces in hand (and while reads are left).
+            let mut list = MoveList::new();
+            generate_checks(pos, &mut list);
+            let hint = self.search.probe(pos).and_then(|p| p.mv);
+            let mut moves: Vec<Move> = list.iter().copied().collect();
+            if let Some(h) = hint
+                && let Some(i) = moves.iter().position(|&m| m == h)
+            {
+                moves[..=i].rotate_right(1);
+            }
+            let mut best: Option<Vec<Move>> = None;
+            for m in moves {
+                if self.within_after(pos, m, len - 1)?.is_none() {
+                    continue;
+                }
+                if best.is_some() {
+                    if self.alternatives_left == 0 {
+                        break;
+                    }
+                    self.alternatives_left -= 1;
+                }
+                let child = pos.after(m);
+                self.enter(&child);
+                let rest = stacker::maybe_grow(
+                    super::search::STACK_RED_ZONE,
+                    super::search::STACK_SEGMENT,
+                    || self.main_line(&child, len - 1),
+                );
+                self.leave();
+                let Some(rest) = rest else {
+                    if best.is_some() {
+                        break;
+                    }
+                    return None;
+                };
+                let mut line = vec![m];
+                line.extend(rest);
+                if final_hand(pos, &line, attacker).is_empty() {
+                    return Some(line);
+                }
+                best.get_or_insert(line);
+            }
+            return best;
         }
         let mut list = MoveList::new();
         generate_evasions(pos, &mut list);
@@ -284,8 +286,16 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                 || self.main_line(&child, len - 1),
             );
             self.leave();
+            let Some(rest) = rest else {
+                // A limit stopped the reading of this defence: keep what
+                // is known.
+                if best.is_some() {
+                    break;
+                }
+                return None;
+            };
             let mut line = vec![m];
-            line.extend(rest?);
+            line.extend(rest);
             if final_hand(pos, &line, attacker).is_empty() {
                 return Some(line);
             }

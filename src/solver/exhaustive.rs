@@ -89,7 +89,9 @@ pub fn tsume_mates_within(pos: &Position, plies: u32) -> bool {
 
 /// Tsume counting: the length of the shortest mate of at most `max_plies`.
 pub fn tsume_shortest_mate(pos: &Position, max_plies: u32) -> Option<u32> {
-    (1..=max_plies).step_by(2).find(|&d| tsume_mates_within(pos, d))
+    (1..=max_plies)
+        .step_by(2)
+        .find(|&d| tsume_mates_within(pos, d))
 }
 
 /// Tsume counting: whether the side to move, in check, is mated within

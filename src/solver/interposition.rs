@@ -34,7 +34,7 @@
 //! use tsume::core::Position;
 //! use tsume::solver::interposition::interposition_squares;
 //! // The rook on 1a checks the king on 9a across seven empty squares.
-//! let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+//! let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
 //! assert_eq!(interposition_squares(&pos).count(), 7);
 //! ```
 
@@ -83,7 +83,7 @@ mod tests {
 
     #[test]
     fn squares_between_a_distant_checker_and_the_king() {
-        let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+        let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
         let squares: Vec<String> = interposition_squares(&pos)
             .iter()
             .map(|s| s.to_string())
@@ -91,10 +91,10 @@ mod tests {
         assert_eq!(squares.len(), 7);
         assert!(squares.contains(&"2a".to_string()) && squares.contains(&"8a".to_string()));
         // Checked from next door: nothing to interpose.
-        let pos: Position = "kR7/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+        let pos: Position = "kR7/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
         assert!(interposition_squares(&pos).is_empty());
         // Not in check.
-        let pos: Position = "k8/9/1G7/9/9/9/9/9/8R w 2b4g4s4n4l18p 1".parse().unwrap();
+        let pos: Position = "k8/9/1G7/9/9/9/9/9/8R w r2b3g4s4n4l18p 1".parse().unwrap();
         assert!(interposition_squares(&pos).is_empty());
         // A knight's check has no squares between.
         let pos: Position = "k8/9/1N7/9/9/9/9/9/9 w 2r2b4g4s3n4l18p 1".parse().unwrap();
@@ -105,13 +105,15 @@ mod tests {
     #[test]
     fn set_aside_moves_the_piece_back_to_the_defender() {
         // White to move after Black captured a pawn: Black holds it.
-        let pos: Position = "k3R4/9/1G7/9/9/9/9/9/9 w P2b4g4s4n4l17p 1".parse().unwrap();
+        let pos: Position = "k3R4/9/1G7/9/9/9/9/9/9 w Pr2b3g4s4n4l17p 1"
+            .parse()
+            .unwrap();
         let q = set_aside(&pos, PieceKind::Pawn);
         assert_eq!(q.hand(Color::Black).count(PieceKind::Pawn), 0);
         assert_eq!(q.hand(Color::White).count(PieceKind::Pawn), 18);
         let rook: Square = "5a".parse().unwrap();
         assert_eq!(q.piece_at(rook), pos.piece_at(rook));
-        let expected: Position = "k3R4/9/1G7/9/9/9/9/9/9 w 2b4g4s4n4l18p 1".parse().unwrap();
+        let expected: Position = "k3R4/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
         assert_eq!(q.key(), expected.key());
     }
 }

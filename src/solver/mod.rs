@@ -175,6 +175,51 @@ impl Solver {
         self.table.hashfull()
     }
 
+    /// A search over this solver's table.
+    fn search(
+        &mut self,
+        attacker: Color,
+        salt: u64,
+        node_limit: u64,
+        deadline: Option<Instant>,
+    ) -> Search<'_> {
+        Search {
+            table: &mut self.table,
+            reps: &mut self.reps,
+            attacker,
+            salt,
+            nodes: 0,
+            node_limit,
+            deadline,
+            stop: &self.stop,
+            aborted: None,
+            depth_cut: false,
+            ply_limit: search::MAX_PLY,
+            bounded: false,
+            tsume: false,
+            fallback_salt: None,
+            nest: 0,
+            stats: Default::default(),
+        }
+    }
+
+    /// Whether the defender's move `m` at `pos` is a useless interposition
+    /// (see [`interposition`]) when `pos` is mated within `plies` plies;
+    /// `None` when `nodes` ran out first.
+    pub fn is_useless_interposition(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        plies: u32,
+        nodes: u64,
+    ) -> Option<bool> {
+        let attacker = !pos.side_to_move();
+        pos.king_square(pos.side_to_move())?;
+        let mut search = self.search(attacker, out_of_play_salt(pos), nodes, None);
+        let mut t = answer::TsumeSearch::new(&mut search, pos);
+        t.is_useless(pos, m, plies)
+    }
+
     /// Searches `pos` within `limits`.
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
@@ -191,24 +236,7 @@ impl Solver {
         }
         let deadline = limits.time.map(|t| start + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut search = Search {
-            table: &mut self.table,
-            reps: &mut self.reps,
-            attacker,
-            salt: out_of_play_salt(pos),
-            nodes: 0,
-            node_limit,
-            deadline,
-            stop: &self.stop,
-            aborted: None,
-            depth_cut: false,
-            ply_limit: search::MAX_PLY,
-            bounded: false,
-            tsume: false,
-            fallback_salt: None,
-            nest: 0,
-            stats: Default::default(),
-        };
+        let mut search = self.search(attacker, out_of_play_salt(pos), node_limit, deadline);
         search.reps.clear();
         let mut root = pos.clone();
         let root_key = root.key();
@@ -222,7 +250,9 @@ impl Solver {
             if limits.shortest {
                 // The answer gets a generous allowance of its own on top of
                 // the proof, within the caller's limits.
-                let allowance = search_nodes.saturating_mul(ANSWER_NODES_PER_PROOF_NODE).max(ANSWER_MIN_NODES);
+                let allowance = search_nodes
+                    .saturating_mul(ANSWER_NODES_PER_PROOF_NODE)
+                    .max(ANSWER_MIN_NODES);
                 search.node_limit = node_limit.min(search.nodes.saturating_add(allowance));
                 if let Some(a) = answer::answer(&mut search, pos, upper)
                     && is_tsume_line(pos, &a.moves, attacker)

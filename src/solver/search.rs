@@ -480,10 +480,8 @@ impl Search<'_> {
                     self.child_state(pos, path, self.ply_limit.saturating_sub(ply + 1));
                 // An interposition that fails gets a second chance: it may
                 // be useless (mated without being counted).
-                let tested =
-                    r.dn == 0 && interpositions.contains(c.mv.to()) && c.mv.from() != king;
-                let useless =
-                    tested && self.useless_and_mated(pos, path, ply, c.mv.to(), &mut r);
+                let tested = r.dn == 0 && interpositions.contains(c.mv.to()) && c.mv.from() != king;
+                let useless = tested && self.useless_and_mated(pos, path, ply, c.mv.to(), &mut r);
                 pos.undo_move(c.mv, undo);
                 let ch = &mut children[i];
                 ch.useless = useless;

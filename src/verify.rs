@@ -1,0 +1,595 @@
+//! Verification of a composed problem: is its solution unique, and where
+//! not, what is wrong and where.
+//!
+//! The main line is the solver's tsume answer (shortest attack, longest
+//! defence, useless interpositions not counted). Along it:
+//!
+//! - at every attacker move, every other check is solved: one that mates
+//!   within the moves the main line has left is an alternative solution
+//!   (余詰, [`FindingKind::AlternativeMate`]); at the last move, another
+//!   mate in one is the minor flaw of its own kind
+//!   ([`FindingKind::AlternativeLastMove`]); one that mates only in more
+//!   moves is reported as minor ([`FindingKind::LongerAlternativeMate`]:
+//!   strict judges count it as 余詰, puzzle collections do not). An alternative that only
+//!   takes a detour back into a later position of the main line (迂回) is
+//!   not reported.
+//! - at every defender move, every other defence that is not a useless
+//!   interposition is solved: one as long as the main line is 変同
+//!   ([`FindingKind::SameLengthSideLine`]), and a side line where the
+//!   attacker has two shortest first moves is 変化別詰
+//!   ([`FindingKind::SideLineAlternative`]); both minor.
+//! - the attacker ending the main line with pieces in hand is 駒余り
+//!   ([`FindingKind::PiecesLeft`]).
+//! - with a solution or a length given: a shorter mate is 早詰
+//!   ([`FindingKind::ShorterMate`]), and the first move where the given
+//!   solution leaves the main line is reported with the reason
+//!   ([`FindingKind::DepartsFromSolution`]).
+//!
+//! Every search shares the solver's table, so the positions of the main
+//! line and its side lines are proven once.
+//!
+//! ```
+//! use tsume::core::Position;
+//! use tsume::solver::Solver;
+//! use tsume::verify::{verify, Options, Verdict};
+//! // A gold drop mates; so does the other gold drop beside it (余詰).
+//! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1".parse().unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &Options::default()).unwrap();
+//! assert_eq!(report.verdict, Verdict::Flawed);
+//! ```
+
+use std::time::{Duration, Instant};
+
+use hashbrown::HashSet;
+
+use crate::core::movegen::{check_moves, evasion_moves};
+use crate::core::{Move, Position};
+use crate::solver::{Limits, Outcome, SolveError, Solver};
+
+/// What to verify against, and the limits of each search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The intended solution, if the composer gives one.
+    pub solution: Option<Vec<Move>>,
+    /// The intended length, if given (without a solution).
+    pub length: Option<u32>,
+    /// Nodes for each search of an alternative or a side line.
+    pub nodes_per_search: u64,
+    /// Nodes for the search of the main line.
+    pub main_nodes: Option<u64>,
+    /// Time for the whole verification.
+    pub time: Option<Duration>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            solution: None,
+            length: None,
+            nodes_per_search: 2_000_000,
+            main_nodes: None,
+            time: None,
+        }
+    }
+}
+
+/// The overall answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A unique solution; minor findings may remain.
+    Sound,
+    /// At least one major finding.
+    Flawed,
+    /// The attacker cannot mate.
+    NoMate,
+    /// A limit stopped the search for the main line.
+    Unknown,
+}
+
+/// The kinds of findings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    /// 余詰: another attacker move of the main line also mates.
+    AlternativeMate,
+    /// 最終手余詰: another mate in one at the last move (minor).
+    AlternativeLastMove,
+    /// 長手数の余詰: another attacker move mates, but in more moves than the
+    /// main line has left (minor here; strict judges count it as 余詰).
+    LongerAlternativeMate,
+    /// 早詰: a mate shorter than the intended one.
+    ShorterMate,
+    /// 駒余り: the attacker ends the main line with pieces in hand.
+    PiecesLeft,
+    /// 変化別詰: in a side line the attacker has two shortest first moves
+    /// (minor).
+    SideLineAlternative,
+    /// 変同: a side line as long as the main line (minor).
+    SameLengthSideLine,
+    /// 不詰: no mate at all.
+    NoMate,
+    /// The given solution is not the main line.
+    DepartsFromSolution,
+    /// A limit stopped a search: this move was not fully checked.
+    Unchecked,
+}
+
+impl FindingKind {
+    /// Whether the problem stays sound with this finding.
+    pub fn is_minor(self) -> bool {
+        matches!(
+            self,
+            FindingKind::AlternativeLastMove
+                | FindingKind::LongerAlternativeMate
+                | FindingKind::SideLineAlternative
+                | FindingKind::SameLengthSideLine
+                | FindingKind::Unchecked
+        )
+    }
+
+    /// The tsume-shogi term.
+    pub fn japanese(self) -> &'static str {
+        match self {
+            FindingKind::AlternativeMate => "余詰",
+            FindingKind::AlternativeLastMove => "最終手余詰",
+            FindingKind::LongerAlternativeMate => "長手数余詰",
+            FindingKind::ShorterMate => "早詰",
+            FindingKind::PiecesLeft => "駒余り",
+            FindingKind::SideLineAlternative => "変化別詰",
+            FindingKind::SameLengthSideLine => "変同",
+            FindingKind::NoMate => "不詰",
+            FindingKind::DepartsFromSolution => "手順相違",
+            FindingKind::Unchecked => "未確認",
+        }
+    }
+
+    /// A name for machine-readable output.
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::AlternativeMate => "alternative-mate",
+            FindingKind::AlternativeLastMove => "alternative-last-move",
+            FindingKind::LongerAlternativeMate => "longer-alternative-mate",
+            FindingKind::ShorterMate => "shorter-mate",
+            FindingKind::PiecesLeft => "pieces-left",
+            FindingKind::SideLineAlternative => "side-line-alternative",
+            FindingKind::SameLengthSideLine => "same-length-side-line",
+            FindingKind::NoMate => "no-mate",
+            FindingKind::DepartsFromSolution => "departs-from-solution",
+            FindingKind::Unchecked => "unchecked",
+        }
+    }
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub kind: FindingKind,
+    /// The move number (1 = the first move) where it happens; 0 for the
+    /// problem as a whole.
+    pub ply: usize,
+    /// The moves involved, from the position before move `ply`: the
+    /// alternative (or given) move and the line that follows it.
+    pub moves: Vec<Move>,
+    /// Plies of the line `moves` (the mate length it leads to).
+    pub length: Option<u32>,
+    /// Plies the main line has from the same position.
+    pub main_length: Option<u32>,
+    /// What happened, in words.
+    pub note: String,
+}
+
+/// The result of a verification.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub verdict: Verdict,
+    /// The solver's main line (empty without a mate).
+    pub main_line: Vec<Move>,
+    /// Whether the main line's length is proven shortest.
+    pub exact: bool,
+    pub findings: Vec<Finding>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+struct Verifier<'s> {
+    solver: &'s mut Solver,
+    options: &'s Options,
+    deadline: Option<Instant>,
+    nodes: u64,
+    findings: Vec<Finding>,
+}
+
+/// Verifies the problem `pos` (the attacker to move).
+pub fn verify(
+    solver: &mut Solver,
+    pos: &Position,
+    options: &Options,
+) -> Result<Report, SolveError> {
+    let start = Instant::now();
+    let mut v = Verifier {
+        solver,
+        options,
+        deadline: options.time.map(|t| start + t),
+        nodes: 0,
+        findings: Vec::new(),
+    };
+    let main = v.solve(pos, false, options.main_nodes)?;
+    let (main_line, exact) = match main {
+        Solved::Mate(line, exact) => (line, exact),
+        Solved::NoMate | Solved::Unknown => {
+            let verdict = if main == Solved::NoMate {
+                v.findings.push(Finding {
+                    kind: FindingKind::NoMate,
+                    ply: 0,
+                    moves: Vec::new(),
+                    length: None,
+                    main_length: None,
+                    note: "the attacker has no mate".into(),
+                });
+                Verdict::NoMate
+            } else {
+                Verdict::Unknown
+            };
+            return Ok(Report {
+                verdict,
+                main_line: Vec::new(),
+                exact: false,
+                findings: v.findings,
+                nodes: v.nodes,
+                elapsed: start.elapsed(),
+            });
+        }
+    };
+    v.compare_with_given(pos, &main_line)?;
+    v.walk_main_line(pos, &main_line)?;
+    let verdict = if v.findings.iter().all(|f| f.kind.is_minor()) {
+        Verdict::Sound
+    } else {
+        Verdict::Flawed
+    };
+    Ok(Report {
+        verdict,
+        main_line,
+        exact,
+        findings: v.findings,
+        nodes: v.nodes,
+        elapsed: start.elapsed(),
+    })
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Solved {
+    Mate(Vec<Move>, bool),
+    NoMate,
+    Unknown,
+}
+
+impl Verifier<'_> {
+    /// Solves `pos` (defender to move when `defender`).
+    fn solve(
+        &mut self,
+        pos: &Position,
+        defender: bool,
+        nodes: Option<u64>,
+    ) -> Result<Solved, SolveError> {
+        let time = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if time.is_some_and(|t| t.is_zero()) {
+            return Ok(Solved::Unknown);
+        }
+        let r = self.solver.solve(
+            pos,
+            &Limits {
+                nodes: Some(nodes.unwrap_or(self.options.nodes_per_search)),
+                time,
+                defender_to_move: defender,
+                shortest: true,
+            },
+        )?;
+        self.nodes += r.nodes;
+        Ok(match r.outcome {
+            Outcome::Mate { moves } => Solved::Mate(moves, r.exact),
+            Outcome::NoMate => Solved::NoMate,
+            Outcome::Unknown(_) => Solved::Unknown,
+        })
+    }
+
+    fn unchecked(&mut self, ply: usize, m: Move, note: &str) {
+        self.findings.push(Finding {
+            kind: FindingKind::Unchecked,
+            ply,
+            moves: vec![m],
+            length: None,
+            main_length: None,
+            note: note.into(),
+        });
+    }
+
+    /// 早詰 and the first departure of the given solution.
+    fn compare_with_given(&mut self, root: &Position, main: &[Move]) -> Result<(), SolveError> {
+        let n = main.len() as u32;
+        let intended = self
+            .options
+            .solution
+            .as_ref()
+            .map(|s| s.len() as u32)
+            .or(self.options.length);
+        if let Some(intended) = intended
+            && n < intended
+        {
+            self.findings.push(Finding {
+                kind: FindingKind::ShorterMate,
+                ply: 1,
+                moves: main.to_vec(),
+                length: Some(n),
+                main_length: Some(intended),
+                note: format!("mate in {n}, shorter than the intended {intended}"),
+            });
+        }
+        let Some(given) = self.options.solution.clone() else {
+            return Ok(());
+        };
+        let attacker = root.side_to_move();
+        let mut pos = root.clone();
+        // The line compared with: the main line, switched to the given
+        // moves where they are as good (an equally short mate, an equally
+        // long defence), followed by the answer from there.
+        let mut line = main.to_vec();
+        let mut i = 0;
+        while i < given.len().min(line.len()) {
+            let (g, m) = (given[i], line[i]);
+            let left = line.len() as u32 - i as u32;
+            if g != m {
+                let after = pos.after(g);
+                let attacking = pos.side_to_move() == attacker;
+                let (note, length) = match self.solve(&after, attacking, None)? {
+                    Solved::Mate(rest, _) => {
+                        let len = rest.len() as u32 + 1;
+                        if attacking && len > left {
+                            (
+                                format!("the given move mates in {len}, but {m} mates in {left}"),
+                                Some(len),
+                            )
+                        } else if !attacking && len < left {
+                            (
+                                format!("the given defence lasts {len}, but {m} lasts {left}"),
+                                Some(len),
+                            )
+                        } else {
+                            // As good: an alternative solution or 変同,
+                            // reported along the main line. Follow the
+                            // given move.
+                            line.truncate(i);
+                            line.push(g);
+                            line.extend(rest);
+                            pos.do_move(g);
+                            i += 1;
+                            continue;
+                        }
+                    }
+                    Solved::NoMate if attacking => {
+                        ("the given move does not mate".to_string(), None)
+                    }
+                    Solved::NoMate => {
+                        ("after the given defence there is no mate".to_string(), None)
+                    }
+                    Solved::Unknown => (
+                        "the given move was not decided within the limits".to_string(),
+                        None,
+                    ),
+                };
+                self.findings.push(Finding {
+                    kind: FindingKind::DepartsFromSolution,
+                    ply: i + 1,
+                    moves: vec![g],
+                    length,
+                    main_length: Some(left),
+                    note,
+                });
+                return Ok(());
+            }
+            pos.do_move(m);
+            i += 1;
+        }
+        if given.len() != line.len() {
+            let i = given.len().min(line.len());
+            self.findings.push(Finding {
+                kind: FindingKind::DepartsFromSolution,
+                ply: i + 1,
+                moves: line[i..].to_vec(),
+                length: Some(line.len() as u32),
+                main_length: intended,
+                note: format!(
+                    "the given solution has {} moves; following it, the mate takes {}",
+                    given.len(),
+                    line.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// 余詰, 駒余り, 変同 and 変化別詰 along the main line.
+    fn walk_main_line(&mut self, root: &Position, main: &[Move]) -> Result<(), SolveError> {
+        let attacker = root.side_to_move();
+        let n = main.len() as u32;
+        // Positions of the main line, by ply: a detour reaching one of a
+        // later ply is no alternative solution.
+        let mut keys = Vec::with_capacity(main.len() + 1);
+        let mut p = root.clone();
+        keys.push(p.key());
+        for &m in main {
+            p.do_move(m);
+            keys.push(p.key());
+        }
+        let final_hand = p.hand(attacker);
+        let mut pos = root.clone();
+        for (i, &m) in main.iter().enumerate() {
+            let left = n - i as u32;
+            let later: HashSet<u64> = keys[i + 1..].iter().copied().collect();
+            if pos.side_to_move() == attacker {
+                for &c in check_moves(&pos).iter() {
+                    if c == m {
+                        continue;
+                    }
+                    let after = pos.after(c);
+                    match self.solve(&after, true, None)? {
+                        Solved::Mate(line, _) => {
+                            if reaches(&after, &line, &later) {
+                                continue;
+                            }
+                            let len = line.len() as u32 + 1;
+                            let kind = if left == 1 && len == 1 {
+                                FindingKind::AlternativeLastMove
+                            } else if len > left {
+                                FindingKind::LongerAlternativeMate
+                            } else {
+                                FindingKind::AlternativeMate
+                            };
+                            let mut moves = vec![c];
+                            moves.extend(line);
+                            self.findings.push(Finding {
+                                kind,
+                                ply: i + 1,
+                                moves,
+                                length: Some(len),
+                                main_length: Some(left),
+                                note: format!(
+                                    "{c} also mates, in {len} (the main line: {m}, {left})"
+                                ),
+                            });
+                        }
+                        Solved::NoMate => {}
+                        Solved::Unknown => {
+                            self.unchecked(i + 1, c, "not decided within the limits")
+                        }
+                    }
+                }
+            } else {
+                for &e in evasion_moves(&pos).iter() {
+                    if e == m {
+                        continue;
+                    }
+                    match self.solver.is_useless_interposition(
+                        &pos,
+                        e,
+                        left,
+                        self.options.nodes_per_search,
+                    ) {
+                        Some(true) => continue,
+                        Some(false) => {}
+                        None => {
+                            self.unchecked(
+                                i + 1,
+                                e,
+                                "useless or not: not decided within the limits",
+                            );
+                            continue;
+                        }
+                    }
+                    let after = pos.after(e);
+                    let line = match self.solve(&after, false, None)? {
+                        Solved::Mate(line, _) => line,
+                        Solved::NoMate => {
+                            // The main line's length was proven: a defence
+                            // escaping it would be a solver bug.
+                            self.unchecked(i + 1, e, "no mate after this defence");
+                            continue;
+                        }
+                        Solved::Unknown => {
+                            self.unchecked(i + 1, e, "not solved within the limits");
+                            continue;
+                        }
+                    };
+                    let len = line.len() as u32 + 1;
+                    if len >= left {
+                        let mut moves = vec![e];
+                        moves.extend(line.iter().copied());
+                        self.findings.push(Finding {
+                            kind: FindingKind::SameLengthSideLine,
+                            ply: i + 1,
+                            moves,
+                            length: Some(len),
+                            main_length: Some(left),
+                            note: format!("{e} lasts as long as the main line's {m} ({len})"),
+                        });
+                    }
+                    // The attacker's first move in the side line.
+                    if len >= 2 {
+                        let mut shortest = Vec::new();
+                        for &c in check_moves(&after).iter() {
+                            if let Solved::Mate(l, _) = self.solve(&after.after(c), true, None)?
+                                && l.len() as u32 + 2 == len
+                            {
+                                shortest.push(c);
+                            }
+                        }
+                        if shortest.len() > 1 {
+                            let moves = vec![e, shortest[0]];
+                            self.findings.push(Finding {
+                                kind: FindingKind::SideLineAlternative,
+                                ply: i + 1,
+                                moves,
+                                length: Some(len),
+                                main_length: Some(left),
+                                note: format!(
+                                    "after {e} the attacker mates in {} by {} moves: {}",
+                                    len - 1,
+                                    shortest.len(),
+                                    shortest
+                                        .iter()
+                                        .map(|m| m.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(" ")
+                                ),
+                            });
+                        }
+                    }
+                }
+            }
+            pos.do_move(m);
+        }
+        if !final_hand.is_empty() {
+            self.findings.push(Finding {
+                kind: FindingKind::PiecesLeft,
+                ply: main.len(),
+                moves: Vec::new(),
+                length: Some(n),
+                main_length: Some(n),
+                note: format!(
+                    "the attacker ends with pieces in hand: {}",
+                    hand_text(final_hand)
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Whether playing `line` from `pos` reaches a position in `keys`.
+fn reaches(pos: &Position, line: &[Move], keys: &HashSet<u64>) -> bool {
+    let mut p = pos.clone();
+    if keys.contains(&p.key()) {
+        return true;
+    }
+    for &m in line {
+        p.do_move(m);
+        if keys.contains(&p.key()) {
+            return true;
+        }
+    }
+    false
+}
+
+fn hand_text(hand: crate::core::Hand) -> String {
+    hand.iter()
+        .map(|(k, n)| {
+            if n > 1 {
+                format!("{}{n}", k.japanese())
+            } else {
+                k.japanese().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,190 @@
+//! `verify`: one hand-made position per kind of finding, and published
+//! sound problems verified as sound.
+
+mod common;
+
+use tsume::core::{Move, Position};
+use tsume::solver::Solver;
+use tsume::verify::{FindingKind, Options, Report, Verdict, verify};
+
+fn run(sfen: &str, options: Options) -> Report {
+    let pos: Position = sfen.parse().unwrap();
+    verify(&mut Solver::new(64), &pos, &options).unwrap()
+}
+
+fn moves(sfen: &str, usi: &str) -> Vec<Move> {
+    let mut pos: Position = sfen.parse().unwrap();
+    usi.split_whitespace()
+        .map(|w| {
+            let m = pos.parse_move(w).unwrap();
+            pos.do_move(m);
+            m
+        })
+        .collect()
+}
+
+fn kinds(r: &Report) -> Vec<(FindingKind, usize)> {
+    r.findings.iter().map(|f| (f.kind, f.ply)).collect()
+}
+
+const SOUND_ONE: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+
+#[test]
+fn a_sound_problem_has_no_findings() {
+    let r = run(SOUND_ONE, Options::default());
+    assert_eq!(r.verdict, Verdict::Sound);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert_eq!(r.main_line, moves(SOUND_ONE, "G*5b"));
+    assert!(r.exact);
+}
+
+#[test]
+fn other_mates_at_the_last_move_are_minor_and_the_empty_hand_line_is_main() {
+    // G*5b, 5c5b+ and 6c5b all mate; only G*5b leaves the hand empty.
+    let sfen = "4k4/9/3GP4/9/9/9/9/9/9 b G2r2b2g4s4n4l17p 1";
+    let r = run(sfen, Options::default());
+    assert_eq!(r.main_line, moves(sfen, "G*5b"));
+    assert_eq!(r.verdict, Verdict::Sound);
+    assert_eq!(
+        kinds(&r),
+        vec![
+            (FindingKind::AlternativeLastMove, 1),
+            (FindingKind::AlternativeLastMove, 1)
+        ]
+    );
+}
+
+#[test]
+fn pieces_left_in_hand() {
+    let r = run(
+        "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1",
+        Options::default(),
+    );
+    assert_eq!(r.verdict, Verdict::Flawed);
+    assert!(
+        kinds(&r).contains(&(FindingKind::PiecesLeft, 1)),
+        "{:?}",
+        r.findings
+    );
+}
+
+#[test]
+fn a_shorter_mate_than_the_intended_length() {
+    let r = run(
+        SOUND_ONE,
+        Options {
+            length: Some(3),
+            ..Options::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Flawed);
+    assert_eq!(kinds(&r), vec![(FindingKind::ShorterMate, 1)]);
+    assert_eq!(r.findings[0].length, Some(1));
+}
+
+#[test]
+fn a_given_solution_that_does_not_mate() {
+    let r = run(
+        SOUND_ONE,
+        Options {
+            solution: Some(moves(SOUND_ONE, "G*4b")),
+            ..Options::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Flawed);
+    let f = &r.findings[0];
+    assert_eq!((f.kind, f.ply), (FindingKind::DepartsFromSolution, 1));
+    assert!(f.note.contains("does not mate"), "{}", f.note);
+}
+
+#[test]
+fn no_mate() {
+    let r = run(
+        "3gk4/9/4P4/9/9/9/9/9/9 b G2r2b2g4s4n4l17p 1",
+        Options::default(),
+    );
+    assert_eq!(r.verdict, Verdict::NoMate);
+    assert_eq!(kinds(&r), vec![(FindingKind::NoMate, 0)]);
+}
+
+#[test]
+fn a_side_line_as_long_as_the_main_line() {
+    // After 1f5b+ both silvers can take: 4a5b and 6a5b both last 2.
+    let sfen = "3sks3/9/4S4/9/9/8B/9/9/9 b S 1";
+    let r = run(sfen, Options::default());
+    assert_eq!(r.verdict, Verdict::Sound);
+    assert_eq!(r.main_line.len(), 3);
+    assert!(
+        kinds(&r).contains(&(FindingKind::SameLengthSideLine, 2)),
+        "{:?}",
+        r.findings
+    );
+}
+
+#[test]
+fn a_side_line_with_two_ways_to_mate() {
+    let r = run(
+        "l2k5/9/3S2S2/9/9/9/9/9/9 b B2N2rb4g2s2n3l18p 1",
+        Options::default(),
+    );
+    assert_eq!(r.main_line.len(), 5);
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::SideLineAlternative && f.kind.is_minor()),
+        "{:?}",
+        r.findings
+    );
+}
+
+#[test]
+fn an_alternative_solution_and_a_wrong_published_length() {
+    // tsumemi 3te/9.kif publishes G*3c 3b3c 3a2b+ (3 plies), but after
+    // G*3c the king takes on 3a and lasts 3 more: the answer is 5 plies,
+    // and more than one first move mates.
+    let sfen = "6B2/5pk1b/7P1/5R3/9/9/9/9/9 b Gr3g4s4n4l16p 1";
+    let r = run(
+        sfen,
+        Options {
+            solution: Some(moves(sfen, "G*3c 3b3c 3a2b+")),
+            ..Options::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Flawed);
+    assert_eq!(r.main_line.len(), 5);
+    assert!(
+        kinds(&r).contains(&(FindingKind::AlternativeMate, 1)),
+        "{:?}",
+        r.findings
+    );
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::DepartsFromSolution),
+        "{:?}",
+        r.findings
+    );
+}
+
+#[test]
+fn published_sound_problems_are_sound() {
+    // The tsumemi problems except 3te/9.kif (see above).
+    let mut solver = Solver::new(64);
+    let mut checked = 0;
+    for p in common::problems("tsumemi_samples.tsv") {
+        if p.name.contains("3te/9.kif") {
+            continue;
+        }
+        let pos: Position = p.sfen.parse().unwrap();
+        solver.clear();
+        let options = Options {
+            solution: Some(moves(&p.sfen, &p.solution.join(" "))),
+            ..Options::default()
+        };
+        let r = verify(&mut solver, &pos, &options).unwrap();
+        assert_eq!(r.verdict, Verdict::Sound, "{}: {:?}", p.name, r.findings);
+        assert_eq!(r.main_line.len() as i32, p.length, "{}", p.name);
+        checked += 1;
+    }
+    assert_eq!(checked, 17);
+}
