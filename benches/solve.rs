@@ -1,12 +1,14 @@
 //! Solver benchmark over a fixed subset of the problem sets: short
 //! generated problems, game-like positions and two classical problems.
-//! Each iteration solves every problem of the group from an empty table.
+//! Each iteration solves every problem of the group from an empty table;
+//! the `verify` group verifies the 3-ply tsumemi problems.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tsume::core::Position;
 use tsume::solver::{Limits, Outcome, Solver};
+use tsume::verify::{Options, verify};
 
 /// Every `step`-th row of a problem file (relaxed reading: some generated
 /// rows hold two pawns on a file).
@@ -59,6 +61,30 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("musou_077_038", |b| {
         b.iter(|| black_box(solve_all(&mut solver, &musou)))
+    });
+    group.finish();
+
+    // Verification (every alternative and side line solved) of the 3-ply
+    // tsumemi problems.
+    let three: Vec<Position> = include_str!("../problems/tsumemi_samples.tsv")
+        .lines()
+        .filter(|l| l.split('\t').nth(1) == Some("3"))
+        .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+        .collect();
+    let mut group = c.benchmark_group("verify");
+    group.sample_size(10);
+    group.bench_function(format!("tsumemi_3ply_{}_problems", three.len()), |b| {
+        b.iter(|| {
+            let mut findings = 0;
+            for p in &three {
+                solver.clear();
+                findings += verify(&mut solver, p, &Options::default())
+                    .unwrap()
+                    .findings
+                    .len();
+            }
+            black_box(findings)
+        })
     });
     group.finish();
 }
