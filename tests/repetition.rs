@@ -387,7 +387,7 @@ fn transposition_through_a_repetition() {
         .unwrap();
     match r.outcome {
         Outcome::Mate { moves } => {
-            assert!(tsume::solver::is_mating_line(
+            assert!(tsume::solver::is_tsume_line(
                 &long,
                 &moves,
                 !long.side_to_move()
@@ -448,7 +448,7 @@ fn one_solver_across_searches() {
         match solver.solve(p, &limits(1_000_000)).unwrap().outcome {
             Outcome::Mate { moves } => {
                 assert!(
-                    tsume::solver::is_mating_line(p, &moves, p.side_to_move()),
+                    tsume::solver::is_tsume_line(p, &moves, p.side_to_move()),
                     "{p}: {moves:?}"
                 );
                 true

@@ -1,5 +1,8 @@
 //! Every mate of the shared short-problem sets is found, with a sound line
-//! whose every defender alternative is mated too.
+//! whose every defender alternative is mated too. Lines are tsume answers
+//! (useless interpositions not counted): a line mates when it ends in
+//! checkmate or with the defender left only interpositions
+//! (`is_tsume_line`), and those are checked to be mated as well.
 
 mod common;
 
@@ -40,7 +43,7 @@ fn solve_set(file: &str, node_limit: u64, check_alternatives: bool) {
                     assert_sound_mate(&mut solver, &pos, &moves, &p.name);
                 } else {
                     assert!(
-                        tsume::solver::is_mating_line(&pos, &moves, pos.side_to_move()),
+                        tsume::solver::is_tsume_line(&pos, &moves, pos.side_to_move()),
                         "{}",
                         p.name
                     );

@@ -3,7 +3,7 @@
 
 use tsume::core::movegen::evasion_moves;
 use tsume::core::{Color, Move, Position};
-use tsume::solver::{Limits, Outcome, Solver, is_mating_line};
+use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
 
 /// One row of a problem file.
 pub struct Problem {
@@ -34,19 +34,25 @@ pub fn problems(file: &str) -> Vec<Problem> {
         .collect()
 }
 
-/// Checks that `moves` mates from `pos`, and that at every defender turn
-/// along it each other evasion is mated too (solved again, line replayed).
+/// Checks that `moves` mates from `pos` by tsume counting
+/// ([`is_tsume_line`]: the defender ends checkmated or with interpositions
+/// only), that at every defender turn along it each other evasion is mated
+/// too (solved again, line replayed), and that each interposition left at
+/// the end is mated too (they are useless, so mated).
 pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], name: &str) {
     let attacker = pos.side_to_move();
     assert!(
-        is_mating_line(pos, moves, attacker),
+        is_tsume_line(pos, moves, attacker),
         "{name}: line {moves:?} is not a mate"
     );
     let mut p = pos.clone();
-    for (i, &m) in moves.iter().enumerate() {
+    // Every defender turn along the line, and the end of it (where any
+    // evasion left is an interposition that was not counted).
+    for i in 0..=moves.len() {
+        let played = moves.get(i).copied();
         if p.side_to_move() != attacker {
             for &alt in evasion_moves(&p).iter() {
-                if alt == m {
+                if Some(alt) == played {
                     continue;
                 }
                 let after = p.after(alt);
@@ -62,7 +68,7 @@ pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], na
                 match r.outcome {
                     Outcome::Mate { moves: alt_line } => {
                         assert!(
-                            is_mating_line(&after, &alt_line, attacker),
+                            is_tsume_line(&after, &alt_line, attacker),
                             "{name}: ply {} defence {alt}: line {alt_line:?} is not a mate",
                             i + 1
                         );
@@ -74,7 +80,9 @@ pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], na
                 }
             }
         }
-        p.do_move(m);
+        if let Some(m) = played {
+            p.do_move(m);
+        }
     }
 }
 
