@@ -31,11 +31,17 @@
 //! ```
 //! use tsume::core::Position;
 //! use tsume::solver::Solver;
-//! use tsume::verify::{verify, Options, Verdict};
-//! // A gold drop mates; so does the other gold drop beside it (余詰).
+//! use tsume::verify::{verify, FindingKind, Options, Verdict};
+//! // G*5b mates in one, and no other check does: sound.
+//! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &Options::default()).unwrap();
+//! assert_eq!(report.verdict, Verdict::Sound);
+//! assert_eq!(report.main_line.len(), 1);
+//! // With a second gold in hand, the same mate leaves it unused (駒余り).
 //! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1".parse().unwrap();
 //! let report = verify(&mut Solver::new(16), &pos, &Options::default()).unwrap();
 //! assert_eq!(report.verdict, Verdict::Flawed);
+//! assert!(report.findings.iter().any(|f| f.kind == FindingKind::PiecesLeft));
 //! ```
 
 use std::time::{Duration, Instant};
