@@ -1,6 +1,7 @@
 //! Measurement tool: solves every row of a problem file (relaxed reading)
 //! and prints name, published length, result, line length, nodes and
-//! milliseconds per row, then totals.
+//! milliseconds per row, and whether the line is the proven tsume answer
+//! (`exact`) or a first proof, then totals.
 //!
 //! Usage: `cargo run --release --example solve_file FILE [HASH_MB] [SECONDS] [NODES]`
 //! Environment: `FIRST=1` reports the first proof's line (no shortest-mate
@@ -59,13 +60,14 @@ fn main() {
             ),
         };
         println!(
-            "{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
             f.get(3).unwrap_or(&""),
             f.get(1).unwrap_or(&""),
             res,
             len,
             r.nodes,
-            r.elapsed.as_millis()
+            r.elapsed.as_millis(),
+            if r.exact { "exact" } else { "first-proof" }
         );
     }
     println!("# solved {solved}, nodes {total_nodes}, ms {total_ms}");

@@ -22,6 +22,9 @@ use super::repetition::extend_path;
 use super::search::Search;
 use super::tt::INF;
 
+/// Longest line read.
+const MAX_LINE: u32 = 3000;
+
 /// Namespace of the tsume-counting results in the shared table.
 const TSUME_SALT: u64 = 0x7a3c_91e5_0b6d_2f48;
 
@@ -172,20 +175,19 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         (upper, true)
     }
 
-    /// Whether the defender's interposition `m` at `pos` (on the line,
-    /// mated within `bound`) is useless; `None` when a limit stopped the test.
-    pub fn is_useless(&mut self, pos: &Position, m: Move, bound: u32) -> Option<bool> {
-        if !interposition_squares(pos).contains(m.to())
-            || pos.king_square(pos.side_to_move()) == m.from()
-        {
+    /// Whether the defender's drop interposition `m` at `pos` (on the line)
+    /// is useless when the node's other defences last `base` plies; `None`
+    /// when a limit stopped the test.
+    pub fn is_useless(&mut self, pos: &Position, m: Move, base: u32) -> Option<bool> {
+        if !m.is_drop() || !interposition_squares(pos).contains(m.to()) {
             return Some(false);
         }
-        self.search.set_bound(Some(bound));
+        self.search.set_bound(Some(base));
         let mut child = pos.after(m);
         let path = self.path_hash();
         let r = self
             .search
-            .useless_interposition(&mut child, path, 0, m.to());
+            .useless_interposition(&mut child, path, 0, m.to(), base);
         if r.is_some() {
             Some(true)
         } else if self.search.aborted.is_some() {
@@ -195,12 +197,47 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         }
     }
 
-    /// The length the table knows for the position after `m` (0 if none).
-    fn child_len_hint(&self, pos: &Position, m: Move) -> u32 {
+    /// The exact tsume length of the position after `m`, mated within
+    /// `upper` plies (or more, when the search's bound was optimistic):
+    /// lowers the bound by two until a search fails. `None` when a limit
+    /// stopped a search.
+    fn exact_after(&mut self, pos: &Position, m: Move, upper: u32) -> Option<u32> {
         let child = pos.after(m);
-        self.search
-            .probe(&child)
-            .map_or(0, |p| if p.pn == 0 { p.len as u32 } else { 0 })
+        if self
+            .search
+            .reps
+            .repeats(child.board_key(), child.hand(self.search.attacker))
+        {
+            return None;
+        }
+        self.enter(&child);
+        let r = self.exact(&child, upper);
+        self.leave();
+        r
+    }
+
+    /// See [`exact_after`](Self::exact_after); `pos` is on the line.
+    fn exact(&mut self, pos: &Position, upper: u32) -> Option<u32> {
+        let mut best = upper;
+        // Not mated within the bound the search used: look above it.
+        while self.within(pos, best)?.is_none() {
+            best += 2;
+            if best > MAX_LINE {
+                return None;
+            }
+        }
+        if let Some(p) = self.search.probe(pos)
+            && p.pn == 0
+        {
+            best = best.min(p.len as u32);
+        }
+        while best >= 2 {
+            match self.within(pos, best - 2)? {
+                Some(l) => best = l.min(best - 2),
+                None => break,
+            }
+        }
+        Some(best)
     }
 
     /// The main line from `pos` (on the line), mated in exactly `len` plies.
@@ -257,19 +294,33 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             }
             return best;
         }
+        // The defences with their exact lengths: first those that always
+        // count, which give the base; then the drop interpositions, useless
+        // when their set-aside mate fits in the base.
         let mut list = MoveList::new();
         generate_evasions(pos, &mut list);
-        let mut evasions: Vec<(u32, Move)> = list
-            .iter()
-            .map(|&m| (self.child_len_hint(pos, m), m))
-            .collect();
-        evasions.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
-        let mut best: Option<Vec<Move>> = None;
-        for (_, m) in evasions {
-            let longest = len < 3 || self.within_after(pos, m, len - 3)?.is_none();
-            if !longest || self.is_useless(pos, m, len)? {
+        let squares = interposition_squares(pos);
+        let is_drop = |m: Move| m.is_drop() && squares.contains(m.to());
+        let mut counted: Vec<(u32, Move)> = Vec::new();
+        let mut base = 0;
+        for &m in list.iter().filter(|&&m| !is_drop(m)) {
+            let l = self.exact_after(pos, m, len.saturating_sub(1))? + 1;
+            base = base.max(l);
+            counted.push((l, m));
+        }
+        for &m in list.iter().filter(|&&m| is_drop(m)) {
+            if self.is_useless(pos, m, base)? {
                 continue;
             }
+            let l = self.exact_after(pos, m, len.saturating_sub(1))? + 1;
+            counted.push((l, m));
+        }
+        let longest = counted.iter().map(|&(l, _)| l).max().unwrap_or(0);
+        if longest == 0 {
+            return Some(Vec::new());
+        }
+        let mut best: Option<Vec<Move>> = None;
+        for (_, m) in counted.into_iter().filter(|&(l, _)| l == longest) {
             if best.is_some() {
                 // Another defence as long: worth reading only to avoid
                 // ending with pieces in hand, and only so many times.
@@ -283,7 +334,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             let rest = stacker::maybe_grow(
                 super::search::STACK_RED_ZONE,
                 super::search::STACK_SEGMENT,
-                || self.main_line(&child, len - 1),
+                || self.main_line(&child, longest - 1),
             );
             self.leave();
             let Some(rest) = rest else {

@@ -11,7 +11,7 @@
 
 use super::interposition::{interposition_squares, set_aside};
 use crate::core::movegen::{check_moves, evasion_moves};
-use crate::core::{Bitboard, Position, Square};
+use crate::core::{Bitboard, Move, Position, Square};
 
 /// Whether the side to move mates within `plies` (odd counts make sense),
 /// with a repeated position counted as a failure of the attacker.
@@ -126,6 +126,10 @@ fn tsume_or(pos: &mut Position, plies: u32, path: &mut Vec<u64>, nest: u32) -> b
     false
 }
 
+/// Whether the defender to move is mated within `plies`: every defence
+/// that is not a drop interposition within `plies - 1`; every drop
+/// interposition too, or useless against the base (the least bound those
+/// other defences are all mated within).
 fn tsume_and(pos: &mut Position, plies: u32, path: &mut Vec<u64>, nest: u32) -> bool {
     let evasions = evasion_moves(pos);
     if evasions.is_empty() {
@@ -136,31 +140,62 @@ fn tsume_and(pos: &mut Position, plies: u32, path: &mut Vec<u64>, nest: u32) -> 
     } else {
         Bitboard::EMPTY
     };
-    let king = pos.king_square(pos.side_to_move());
-    for &m in evasions.iter() {
-        let undo = pos.do_move(m);
-        let key = pos.key();
-        let counted = || plies > 0;
-        let ok = !path.contains(&key) && {
-            path.push(key);
-            let r = (counted() && tsume_or(pos, plies - 1, path, nest))
-                || (squares.contains(m.to())
-                    && m.from() != king
-                    && useless(pos, m.to(), plies, path, nest));
-            path.pop();
-            r
+    let is_drop = |m: Move| m.is_drop() && squares.contains(m.to());
+    let counted: Vec<Move> = evasions.iter().copied().filter(|&m| !is_drop(m)).collect();
+    for &m in &counted {
+        if plies == 0 || !tsume_child_or(pos, m, plies - 1, path, nest) {
+            return false;
+        }
+    }
+    let mut base: Option<u32> = None;
+    for &m in evasions.iter().filter(|&&m| is_drop(m)) {
+        if plies > 0 && tsume_child_or(pos, m, plies - 1, path, nest) {
+            continue;
+        }
+        let b = match base {
+            Some(b) => b,
+            None => {
+                let mut b = 0;
+                while b < plies
+                    && !counted
+                        .iter()
+                        .all(|&c| b > 0 && tsume_child_or(pos, c, b - 1, path, nest))
+                {
+                    b += 2;
+                }
+                let b = b.min(plies);
+                base = Some(b);
+                b
+            }
         };
+        let undo = pos.do_move(m);
+        let useless = useless(pos, m.to(), b, path, nest);
         pos.undo_move(m, undo);
-        if !ok {
+        if !useless {
             return false;
         }
     }
     true
 }
 
-/// Whether the interposition on `sq` just played (`pos`: attacker to move)
-/// is useless with `plies` left at the defender's node before it.
-fn useless(pos: &mut Position, sq: Square, plies: u32, path: &mut Vec<u64>, nest: u32) -> bool {
+/// Whether the position after the defender's move `m` is mated within
+/// `plies` (not through a position already on the path).
+fn tsume_child_or(pos: &mut Position, m: Move, plies: u32, path: &mut Vec<u64>, nest: u32) -> bool {
+    let undo = pos.do_move(m);
+    let key = pos.key();
+    let ok = !path.contains(&key) && {
+        path.push(key);
+        let r = tsume_or(pos, plies, path, nest);
+        path.pop();
+        r
+    };
+    pos.undo_move(m, undo);
+    ok
+}
+
+/// Whether the drop interposition on `sq` just played (`pos`: attacker to
+/// move) is useless when the other defences are mated within `base` plies.
+fn useless(pos: &mut Position, sq: Square, base: u32, path: &mut Vec<u64>, nest: u32) -> bool {
     let Some(piece) = pos.piece_at(sq) else {
         return false;
     };
@@ -173,7 +208,7 @@ fn useless(pos: &mut Position, sq: Square, plies: u32, path: &mut Vec<u64>, nest
             continue;
         }
         path.push(key);
-        let r = tsume_and(&mut q0, plies, path, nest + 1);
+        let r = tsume_and(&mut q0, base, path, nest + 1);
         path.pop();
         if r {
             return true;

@@ -1,34 +1,41 @@
 //! Useless interpositions (無駄合): the definition this solver counts by.
 //!
 //! Tsume-shogi does not count an interposition that only delays the mate.
-//! Definitions differ between authors; this crate implements this one:
+//! Definitions differ between authors; this crate implements this one, at
+//! each position where the defender is to move:
 //!
 //! 1. **Where.** The defender is in check from one long-range piece (lance,
 //!    bishop, rook, horse or dragon) with at least one empty square between
-//!    it and the king, and answers by putting a piece on one of those
-//!    squares: a drop, or a move of a piece other than the king
-//!    ([`interposition_squares`]).
-//! 2. **Captured.** The attacker captures the interposed piece with a
-//!    check.
-//! 3. **Set aside.** In the position after that capture, the captured piece
-//!    is taken out of the attacker's hand and given back to the defender's
-//!    hand ([`set_aside`]): for a drop this is exactly the position as if
-//!    the interposition had not been made and the capturing piece had moved
-//!    there instead; for a moved piece, the defender keeps it in hand.
-//! 4. **No gain.** The interposition is useless when that set-aside position
-//!    is mated within the number of moves the defender had left before the
-//!    interposition — that is, the attacker mates without ever using the
-//!    captured piece, and the interposition and its capture gained the
-//!    defender nothing but the two plies themselves.
+//!    it and the king ([`interposition_squares`]), and drops a piece on one
+//!    of those squares. A piece *moved* onto the line (移動合) always counts:
+//!    it leaves its square, which changes the position for good.
+//! 2. **The base.** The defender's other defences — every legal move that
+//!    is not such a drop (king moves, captures, moved interpositions) — are
+//!    solved first; the longest of them, in plies to mate, is the base (0
+//!    when there are none).
+//! 3. **Captured and set aside.** The attacker captures the dropped piece
+//!    with a check, and in the position after that capture the piece is
+//!    taken out of the attacker's hand and given back to the defender's
+//!    ([`set_aside`]): the position as if the drop had never been made and
+//!    the capturing piece had moved there instead.
+//! 4. **No gain.** The drop is useless when, for some such capture, the
+//!    set-aside position is mated within the base: the attacker mates
+//!    without ever using the captured piece, in no more moves than the
+//!    defender's other defences allow. The drop then gains the defender
+//!    nothing but the two plies of the drop and the capture.
 //!
-//! A useless interposition is still answered (the solver proves the mate
-//! after it), but it is neither counted in the length nor played in the
-//! main line; a defender whose only defences are useless interpositions is
-//! mated where it stands. So a rook checking from afar with the king boxed
-//! in is a mate in one even though the defender could drop pawns in
-//! between; and when the capture of the interposed piece lets the king
-//! recapture, or the attacker needs that piece later, the interposition
-//! counts like any other defence.
+//! A useless drop is still answered (the solver proves the mate after it),
+//! but it is neither counted in the length nor played in the main line. The
+//! length of the defender's position is the longest of its counted
+//! defences; a defender whose only defences are useless drops is mated where
+//! it stands. So a rook checking from afar with the king boxed in is a mate
+//! in one even though the defender could drop pawns in between; when the
+//! capture lets the king (or any piece) recapture, or the attacker needs
+//! the captured piece, or the mate after the capture takes longer than the
+//! other defences, the drop counts like any other defence.
+//!
+//! [`crate::solver::exhaustive::tsume_shortest_mate`] is a plain reference
+//! implementation of this definition; the tests hold the solver to it.
 //!
 //! ```
 //! use tsume::core::Position;

@@ -258,9 +258,13 @@ impl Search<'_> {
         if own.is_some_and(|p| p.pn == 0 || p.dn == 0) {
             return own;
         }
+        // A plain proof is a mate within its length here too (tsume
+        // counting is never longer); a plain disproof only when it says no
+        // mate at all (one under a length bound counted every
+        // interposition, so it says nothing here).
         if let Some(salt) = self.fallback_salt
             && let Some(p) = self.table.probe(pos.board_key() ^ salt, hand)
-            && (p.pn == 0 || p.dn == 0)
+            && (p.pn == 0 || (p.dn == 0 && p.len == DEPTH_ANY))
         {
             return Some(p);
         }
@@ -461,28 +465,63 @@ impl Search<'_> {
         } else {
             Bitboard::EMPTY
         };
-        let king = pos.king_square(pos.side_to_move());
+        let drop_interposition =
+            |m: Move| !interpositions.is_empty() && m.is_drop() && interpositions.contains(m.to());
         let mut paths: Vec<u64> = vec![0; children.len()];
         for c in children.iter() {
             if c.prev == NO_PREV {
                 self.table.prefetch(pos.board_key_after(c.mv) ^ self.salt);
             }
         }
+        // The exact length of the defences that always count, once needed.
+        let mut exact_base: Option<u32> = None;
         loop {
+            // Drop interpositions are judged against the other defences
+            // (see `super::interposition`): they wait until those are all
+            // proven (a second pass), and then the longest of them is the
+            // bound.
+            let mut base = None;
             // Look at the children that became active.
-            for i in 0..children.len() {
+            for i in (0..children.len()).chain(0..children.len()) {
                 let c = children[i];
                 if c.evaluated || (c.prev != NO_PREV && !children[c.prev as usize].is_final()) {
                     continue;
                 }
+                let is_drop = drop_interposition(c.mv);
+                if is_drop && base.is_none() {
+                    base = self.counted_base(&children, &drop_interposition);
+                    if base.is_none() {
+                        continue;
+                    }
+                }
                 let undo = pos.do_move(c.mv);
                 let (mut r, child_path) =
                     self.child_state(pos, path, self.ply_limit.saturating_sub(ply + 1));
-                // An interposition that fails gets a second chance: it may
-                // be useless (mated without being counted).
-                let tested = r.dn == 0 && interpositions.contains(c.mv.to()) && c.mv.from() != king;
-                let useless = tested && self.useless_and_mated(pos, path, ply, c.mv.to(), &mut r);
+                // A drop interposition that fails gets a second chance: it
+                // may be useless (mated without being counted).
+                let tested = r.dn == 0 && is_drop;
                 pos.undo_move(c.mv, undo);
+                let useless = tested && {
+                    let b = match exact_base {
+                        Some(b) => b,
+                        None => {
+                            let b = self.exact_base(
+                                pos,
+                                path,
+                                ply,
+                                &children,
+                                &drop_interposition,
+                                base.unwrap_or(0),
+                            );
+                            exact_base = Some(b);
+                            b
+                        }
+                    };
+                    let undo = pos.do_move(c.mv);
+                    let u = self.useless_and_mated(pos, path, ply, c.mv.to(), b, &mut r);
+                    pos.undo_move(c.mv, undo);
+                    u
+                };
                 let ch = &mut children[i];
                 ch.useless = useless;
                 ch.capped = tested && !useless;
@@ -536,9 +575,26 @@ impl Search<'_> {
                 self.mid(pos, child_path, child_thpn, child_thdn, ply + 1)
             });
             self.reps.pop();
-            let tested = r.dn == 0 && interpositions.contains(m.to()) && m.from() != king;
-            let useless = tested && self.useless_and_mated(pos, path, ply, m.to(), &mut r);
+            let tested = r.dn == 0 && drop_interposition(m);
             pos.undo_move(m, undo);
+            let useless = tested && {
+                let b = match exact_base {
+                    Some(b) => b,
+                    None => {
+                        let upper = self
+                            .counted_base(&children, &drop_interposition)
+                            .unwrap_or(0);
+                        let b =
+                            self.exact_base(pos, path, ply, &children, &drop_interposition, upper);
+                        exact_base = Some(b);
+                        b
+                    }
+                };
+                let undo = pos.do_move(m);
+                let u = self.useless_and_mated(pos, path, ply, m.to(), b, &mut r);
+                pos.undo_move(m, undo);
+                u
+            };
             let ch = &mut children[best];
             ch.useless = useless;
             ch.capped = tested && !useless;
@@ -550,6 +606,82 @@ impl Search<'_> {
         }
     }
 
+    /// The longest proof among the defences that are not drop
+    /// interpositions, when they are all proven (0 when there are none).
+    fn counted_base(
+        &self,
+        children: &[Child],
+        drop_interposition: &dyn Fn(Move) -> bool,
+    ) -> Option<u32> {
+        let mut base = 0u32;
+        for c in children.iter().filter(|c| !drop_interposition(c.mv)) {
+            if !(c.evaluated && c.pn == 0) {
+                return None;
+            }
+            base = base.max(c.len as u32 + 1);
+        }
+        Some(base)
+    }
+
+    /// The exact length of the defences at `pos` (an AND node at `ply`,
+    /// reached by `path`) that are not drop interpositions, all proven,
+    /// the longest within `upper`: the least even bound under which every
+    /// one of them is mated, found by searches under growing bounds.
+    fn exact_base(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        children: &[Child],
+        drop_interposition: &dyn Fn(Move) -> bool,
+        upper: u32,
+    ) -> u32 {
+        let counted: Vec<Move> = children
+            .iter()
+            .filter(|c| !drop_interposition(c.mv))
+            .map(|c| c.mv)
+            .collect();
+        if counted.is_empty() {
+            return 0;
+        }
+        let ply_limit = self.ply_limit;
+        let mut b = 2;
+        'bounds: while b < upper {
+            self.ply_limit = ply + b;
+            for &m in &counted {
+                let undo = pos.do_move(m);
+                let child_path = extend_path(path, pos.key() ^ ((b as u64) << 48) ^ 0xba5e);
+                let remaining = b - 1;
+                let known = self.probe(pos).map(|p| self.usable(&p, remaining));
+                let mated = match known {
+                    Some(r) if r.pn == 0 => true,
+                    Some(r) if r.dn == 0 => false,
+                    _ => {
+                        self.nest += 1;
+                        self.reps.push(pos.board_key(), self.attacker_hand(pos));
+                        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                            self.mid(pos, child_path, INF, INF, ply + 1)
+                        });
+                        self.reps.pop();
+                        self.nest -= 1;
+                        r.pn == 0
+                    }
+                };
+                pos.undo_move(m, undo);
+                if self.aborted.is_some() {
+                    break 'bounds;
+                }
+                if !mated {
+                    b += 2;
+                    continue 'bounds;
+                }
+            }
+            break;
+        }
+        self.ply_limit = ply_limit;
+        b.min(upper.max(2))
+    }
+
     /// [`useless_interposition`](Self::useless_interposition), writing the
     /// mate into `r` when it is useless.
     fn useless_and_mated(
@@ -558,9 +690,10 @@ impl Search<'_> {
         path: u64,
         ply: u32,
         sq: crate::core::Square,
+        bound: u32,
         r: &mut NodeResult,
     ) -> bool {
-        match self.useless_interposition(pos, path, ply, sq) {
+        match self.useless_interposition(pos, path, ply, sq, bound) {
             Some(res) => {
                 *r = res;
                 true
@@ -569,33 +702,35 @@ impl Search<'_> {
         }
     }
 
-    /// Whether the interposition just played on `sq` (the defender's move
-    /// from the node at `ply`, reached by `path`; `pos` is the attacker to
-    /// move) is useless by the definition in [`super::interposition`]: some
-    /// capture of it, with the piece set aside, is mated within the plies
-    /// the node had left. `Some` with the mate's result when it is.
+    /// Whether the drop interposition just played on `sq` (the defender's
+    /// move from the node at `ply`, reached by `path`; `pos` is the attacker
+    /// to move) is useless by the definition in [`super::interposition`]:
+    /// some capture of it, with the piece set aside, is mated within
+    /// `bound` plies (the longest of the node's other defences). `Some` with
+    /// the mate's result when it is.
     pub(crate) fn useless_interposition(
         &mut self,
         pos: &mut Position,
         path: u64,
         ply: u32,
         sq: crate::core::Square,
+        bound: u32,
     ) -> Option<NodeResult> {
         let kind = pos.piece_at(sq)?.kind();
         let mut checks = MoveList::new();
         generate_checks(pos, &mut checks);
-        let remaining = self.ply_limit.saturating_sub(ply);
+        let remaining = bound.min(self.ply_limit.saturating_sub(ply));
         for &x in checks.iter().filter(|m| m.to() == sq) {
             let undo = pos.do_move(x);
             let mut q0 = set_aside(pos, kind);
             pos.undo_move(x, undo);
-            let q0_path = extend_path(path, q0.key() ^ 0x5e7a_51de);
+            let q0_path = extend_path(path, q0.key() ^ 0x5e7a_51de ^ ((remaining as u64) << 40));
             if self.reps.recorded(q0_path) {
                 continue;
             }
             if let Some(p) = self.probe(&q0) {
                 if p.pn == 0 && p.len as u32 <= remaining {
-                    return Some(useless_result(p.hand));
+                    return Some(useless_result(p.hand, p.len));
                 }
                 if p.dn == 0 && p.len as u32 >= remaining {
                     continue;
@@ -606,13 +741,16 @@ impl Search<'_> {
             }
             self.nest += 1;
             self.reps.push(q0.board_key(), self.attacker_hand(&q0));
+            let ply_limit = self.ply_limit;
+            self.ply_limit = ply + remaining;
             let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
                 self.mid(&mut q0, q0_path, INF, INF, ply)
             });
+            self.ply_limit = ply_limit;
             self.reps.pop();
             self.nest -= 1;
             if r.pn == 0 && r.len as u32 <= remaining {
-                return Some(useless_result(r.hand));
+                return Some(useless_result(r.hand, r.len));
             }
             if self.aborted.is_some() {
                 return None;
@@ -654,9 +792,14 @@ impl Search<'_> {
         } else if !or_node && proven {
             let mut max = Hand::EMPTY;
             let mut len = None;
+            let mut useless_len = 0;
             for c in children {
                 max = max.max(c.hand);
-                if !c.useless && len.is_none_or(|l| c.len >= l) {
+                if c.useless {
+                    // Not counted, but judged useless under a bound the
+                    // node's length must reach.
+                    useless_len = useless_len.max(c.len);
+                } else if len.is_none_or(|l| c.len >= l) {
                     len = Some(c.len);
                     mv = Some(c.mv);
                 }
@@ -666,7 +809,7 @@ impl Search<'_> {
                 dn: INF,
                 hand: hands::and_proof_hand(pos, max),
                 // Every defence a useless interposition: mated here.
-                len: len.map_or(0, |l| l.saturating_add(1)),
+                len: len.map_or(0, |l| l.saturating_add(1)).max(useless_len),
                 path_dependent: false,
             };
         } else if or_node {
@@ -753,12 +896,14 @@ fn deeper(depth: u16) -> u16 {
 
 /// A useless interposition's result: mated (by the set-aside position's
 /// proof hand), not counted.
-fn useless_result(hand: Hand) -> NodeResult {
+fn useless_result(hand: Hand, len: u16) -> NodeResult {
     NodeResult {
         pn: 0,
         dn: INF,
         hand,
-        len: 0,
+        // The plies the set-aside position is mated in: the node is mated
+        // within no fewer (the bound this interposition was judged under).
+        len,
         path_dependent: false,
     }
 }
@@ -800,6 +945,10 @@ fn combine(children: &[Child], or_node: bool) -> (u32, u32) {
         sum = INF;
     } else if all_final {
         sum = 0;
+    } else if sum == 0 {
+        // Every child looked at is final, but some wait their turn: the
+        // node is not solved yet.
+        sum = 1;
     }
     if or_node { (min, sum) } else { (sum, min) }
 }

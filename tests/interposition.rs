@@ -1,0 +1,67 @@
+//! The useless-interposition rule (`tsume::solver::interposition`), clause
+//! by clause, on positions where it decides the length: the solver's
+//! answer against the plain exhaustive search (every interposition
+//! counted) and the exhaustive search by tsume counting.
+
+use tsume::core::Position;
+use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
+use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
+
+/// The solver's line (checked to mate by tsume counting, and proven
+/// shortest), with the plain and tsume exhaustive lengths.
+fn answer(sfen: &str, max: u32) -> (Vec<String>, Option<u32>, Option<u32>) {
+    let pos: Position = sfen.parse().unwrap();
+    let r = Solver::new(64).solve(&pos, &Limits::default()).unwrap();
+    let Outcome::Mate { moves } = r.outcome else {
+        panic!("{sfen}: {:?}", r.outcome);
+    };
+    assert!(r.exact, "{sfen}");
+    assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{sfen}");
+    (
+        moves.iter().map(|m| m.to_string()).collect(),
+        shortest_mate(&pos, max),
+        tsume_shortest_mate(&pos, max),
+    )
+}
+
+#[test]
+fn a_drop_that_gains_nothing_is_not_counted() {
+    // After 4b3a+ 2b3a S*2b 3a2b 4d4b the defender may drop on 3b or 4b..;
+    // captured, the piece set aside, the mate is as short: 5 plies, where
+    // counting every interposition makes it 7.
+    let (line, plain, tsume) = answer("7nl/5B1k1/6Ppp/5+R3/9/9/9/9/9 b Srb4g3s3n3l15p 1", 7);
+    assert_eq!(line.len(), 5);
+    assert_eq!((plain, tsume), (Some(7), Some(5)));
+}
+
+#[test]
+fn a_long_range_check_with_only_useless_drops_mates() {
+    // The last move 5c3c checks from afar; the defender's only answers are
+    // drops in between, each captured with the king still boxed in.
+    let (line, plain, tsume) = answer("5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1", 5);
+    assert_eq!(line, ["3c2c", "1c3e", "5c3c"]);
+    assert_eq!((plain, tsume), (Some(5), Some(3)));
+    let (line, plain, tsume) = answer("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 7);
+    assert_eq!(line.len(), 3);
+    assert_eq!((plain, tsume), (None, Some(3)));
+}
+
+#[test]
+fn a_moved_interposition_always_counts() {
+    // 1h6c+ uncovers the rook's check; the knight jumps in (2f1h+) and is
+    // the main line's defence, though taking it leaves a mate at once.
+    // Drops on 1h are useless against it (the knight would take back).
+    let (line, plain, tsume) = answer("9/9/9/9/9/7np/8k/8B/7LR b rb4g4s3n3l17p 1", 5);
+    assert_eq!(line.len(), 3);
+    assert_eq!(line[1], "2f1h+");
+    assert_eq!((plain, tsume), (Some(3), Some(3)));
+}
+
+#[test]
+fn a_drop_whose_capture_leaves_a_longer_mate_counts() {
+    // After L*2e the drops on 2d, captured and set aside, leave mates
+    // longer than the king's other defences: they count, 7 plies.
+    let (line, plain, tsume) = answer("9/9/7kB/9/5l3/5+BL2/9/9/9 b L2r4g4s4nl18p 1", 7);
+    assert_eq!(line.len(), 7);
+    assert_eq!((plain, tsume), (Some(7), Some(7)));
+}
