@@ -765,9 +765,9 @@ fn plain_length(name: &str, len: u32) -> Option<u32> {
 /// counting costs seconds on the longer ones).
 #[test]
 fn problem_sets_agree_with_exhaustive_search() {
-    const MAX_PLIES: i32 = 9;
-    const TANUKI_MAX_PLIES: i32 = 7;
-    const TANUKI_STEP: usize = 3;
+    const MAX_PLIES: i32 = 5;
+    const TANUKI_MAX_PLIES: i32 = 5;
+    const TANUKI_STEP: usize = 4;
     let mut solver = Solver::new(64);
     let mut failures = Vec::new();
     let mut checked = 0;

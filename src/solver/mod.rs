@@ -245,34 +245,37 @@ impl Solver {
         let search_nodes = search.nodes;
         let mut exact = false;
         let outcome = if r.pn == 0 {
-            let upper = search.probe(pos).map_or(search::MAX_PLY, |p| p.len as u32);
-            let mut found = None;
-            if limits.shortest {
-                // The answer gets a generous allowance of its own on top of
-                // the proof, within the caller's limits.
-                let allowance = search_nodes
-                    .saturating_mul(ANSWER_NODES_PER_PROOF_NODE)
-                    .max(ANSWER_MIN_NODES);
-                search.node_limit = node_limit.min(search.nodes.saturating_add(allowance));
+            // The first proof's line comes first: it is cheap now, and it is
+            // the answer when the tsume answer runs out of limits.
+            let mut found = line::extract(&mut search, pos, false).filter(|moves| {
+                // A line that does not replay as a mate would be a bug;
+                // never report it as a mate.
+                let ok = is_mating_line(pos, moves, attacker);
+                debug_assert!(ok, "unsound line {moves:?} from {pos}");
+                ok
+            });
+            if limits.shortest && search.aborted.is_none() {
+                let upper = found.as_ref().map_or_else(
+                    || search.probe(pos).map_or(search::MAX_PLY, |p| p.len as u32),
+                    |line| line.len() as u32,
+                );
+                // Without limits from the caller, the answer gets an
+                // allowance of its own on top of the proof; with them, it may
+                // use what they leave.
+                if limits.nodes.is_none() && limits.time.is_none() {
+                    let allowance = search_nodes
+                        .saturating_mul(ANSWER_NODES_PER_PROOF_NODE)
+                        .max(ANSWER_MIN_NODES);
+                    search.node_limit = node_limit.min(search.nodes.saturating_add(allowance));
+                }
                 if let Some(a) = answer::answer(&mut search, pos, upper)
                     && is_tsume_line(pos, &a.moves, attacker)
+                    && a.moves.len() as u32 <= upper
                 {
                     exact = a.exact;
                     found = Some(a.moves);
                 }
                 search.node_limit = node_limit;
-                if search.aborted == Some(Limit::Nodes) && search.nodes < node_limit {
-                    search.aborted = None;
-                }
-            }
-            if found.is_none() {
-                found = line::extract(&mut search, pos, false).filter(|moves| {
-                    // A line that does not replay as a mate would be a bug;
-                    // never report it as a mate.
-                    let ok = is_mating_line(pos, moves, attacker);
-                    debug_assert!(ok, "unsound line {moves:?} from {pos}");
-                    ok
-                });
             }
             match found {
                 Some(moves) => Outcome::Mate { moves },
