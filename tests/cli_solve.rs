@@ -130,10 +130,13 @@ fn mate_in_one_as_json() {
     keys.sort();
     assert_eq!(
         keys,
-        ["length", "millis", "moves", "nodes", "result", "sfen"],
+        [
+            "exact", "length", "millis", "moves", "nodes", "result", "sfen"
+        ],
         "{}",
         r[0]
     );
+    assert_eq!(r[0]["exact"], true);
     assert_eq!(r[0]["sfen"], MATE1);
     assert_eq!(r[0]["result"], "mate");
     assert_eq!(r[0]["length"], 1);

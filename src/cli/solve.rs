@@ -174,6 +174,9 @@ struct JsonRecord {
     result: &'static str,
     length: Option<usize>,
     moves: Vec<String>,
+    /// For a mate: whether the line is the proven tsume answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<bool>,
     nodes: u64,
     millis: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -625,6 +628,7 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
         moves: moves
             .map(|m| m.iter().map(|m| m.to_string()).collect())
             .unwrap_or_default(),
+        exact: moves.map(|_| result.exact),
         nodes: result.nodes,
         millis: u64::try_from(result.elapsed.as_millis()).unwrap_or(u64::MAX),
         limit,
@@ -639,6 +643,7 @@ fn json_error(bad: &BadProblem) -> JsonRecord {
         result: "error",
         length: None,
         moves: Vec::new(),
+        exact: None,
         nodes: 0,
         millis: 0,
         limit: None,
@@ -664,7 +669,15 @@ fn write_report(
     writeln!(out, "sfen {pos}")?;
     match &result.outcome {
         Outcome::Mate { moves } => {
-            writeln!(out, "mate in {}", moves.len())?;
+            if result.exact {
+                writeln!(out, "mate in {}", moves.len())?;
+            } else {
+                writeln!(
+                    out,
+                    "mate in {} (the first proof's line: not proven the tsume answer)",
+                    moves.len()
+                )?;
+            }
             let usi: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
             writeln!(out, "usi {}", usi.join(" "))?;
             match japanese_line(pos, moves, None) {
