@@ -265,32 +265,9 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                 if self.within_after(pos, m, len - 1)?.is_none() {
                     continue;
                 }
-                if best.is_some() {
-                    if self.alternatives_left == 0 {
-                        break;
-                    }
-                    self.alternatives_left -= 1;
+                if self.settled(pos, m, len - 1, &mut best)? {
+                    break;
                 }
-                let child = pos.after(m);
-                self.enter(&child);
-                let rest = stacker::maybe_grow(
-                    super::search::STACK_RED_ZONE,
-                    super::search::STACK_SEGMENT,
-                    || self.main_line(&child, len - 1),
-                );
-                self.leave();
-                let Some(rest) = rest else {
-                    if best.is_some() {
-                        break;
-                    }
-                    return None;
-                };
-                let mut line = vec![m];
-                line.extend(rest);
-                if final_hand(pos, &line, attacker).is_empty() {
-                    return Some(line);
-                }
-                best.get_or_insert(line);
             }
             return best;
         }
@@ -321,38 +298,54 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         }
         let mut best: Option<Vec<Move>> = None;
         for (_, m) in counted.into_iter().filter(|&(l, _)| l == longest) {
-            if best.is_some() {
-                // Another defence as long: worth reading only to avoid
-                // ending with pieces in hand, and only so many times.
-                if self.alternatives_left == 0 {
-                    break;
-                }
-                self.alternatives_left -= 1;
+            if self.settled(pos, m, longest - 1, &mut best)? {
+                break;
             }
-            let child = pos.after(m);
-            self.enter(&child);
-            let rest = stacker::maybe_grow(
-                super::search::STACK_RED_ZONE,
-                super::search::STACK_SEGMENT,
-                || self.main_line(&child, longest - 1),
-            );
-            self.leave();
-            let Some(rest) = rest else {
-                // A limit stopped the reading of this defence: keep what
-                // is known.
-                if best.is_some() {
-                    break;
-                }
-                return None;
-            };
-            let mut line = vec![m];
-            line.extend(rest);
-            if final_hand(pos, &line, attacker).is_empty() {
-                return Some(line);
-            }
-            best.get_or_insert(line);
         }
         best
+    }
+
+    /// Reads the line of `m` at `pos` (the position after it mated in
+    /// `len`) into `best`, the line kept so far among equally short
+    /// attacks or equally long defences. `Some(true)` when the choice is
+    /// settled: the line ends with the attacker's hand empty, or no more
+    /// alternatives may be read (or a limit stopped one, with a line kept);
+    /// `None` when a limit stopped the first.
+    fn settled(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        len: u32,
+        best: &mut Option<Vec<Move>>,
+    ) -> Option<bool> {
+        if best.is_some() {
+            // Another move as good: worth reading only to avoid ending
+            // with pieces in hand, and only so many times.
+            if self.alternatives_left == 0 {
+                return Some(true);
+            }
+            self.alternatives_left -= 1;
+        }
+        let child = pos.after(m);
+        self.enter(&child);
+        let rest = stacker::maybe_grow(
+            super::search::STACK_RED_ZONE,
+            super::search::STACK_SEGMENT,
+            || self.main_line(&child, len),
+        );
+        self.leave();
+        let Some(rest) = rest else {
+            return best.is_some().then_some(true);
+        };
+        let mut line = vec![m];
+        line.extend(rest);
+        let empty = final_hand(pos, &line, self.search.attacker).is_empty();
+        if empty {
+            *best = Some(line);
+        } else {
+            best.get_or_insert(line);
+        }
+        Some(empty)
     }
 }
 

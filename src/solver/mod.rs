@@ -336,47 +336,44 @@ const ANSWER_MIN_NODES: u64 = 5_000_000;
 
 /// Whether `moves` from `pos` is a mating line by tsume counting: every
 /// move legal, every attacker move a check, and at the end the defender
-/// either checkmated or left with interpositions only (the solver proved
-/// those useless; this checks the shape).
+/// either checkmated or left with drops between checker and king only (the
+/// solver proved those useless; this checks the shape).
 pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
-    if is_mating_line(pos, moves, attacker) {
-        return true;
-    }
-    let mut p = pos.clone();
-    for &m in moves {
-        if p.is_legal(m).is_err() {
-            return false;
-        }
-        let checking = p.side_to_move() == attacker;
-        p.do_move(m);
-        if checking && !p.in_check() {
-            return false;
-        }
-    }
-    if p.side_to_move() == attacker || !p.in_check() {
+    let Some(p) = replay_checks(pos, moves, attacker) else {
+        return false;
+    };
+    if p.side_to_move() == attacker {
         return false;
     }
+    if crate::core::movegen::is_checkmate(&p) {
+        return true;
+    }
     let squares = interposition::interposition_squares(&p);
-    let king = p.king_square(!attacker);
-    crate::core::movegen::legal_moves(&p)
-        .iter()
-        .all(|m| m.from() != king && squares.contains(m.to()))
+    p.in_check()
+        && crate::core::movegen::legal_moves(&p)
+            .iter()
+            .all(|m| m.is_drop() && squares.contains(m.to()))
 }
 
 /// Whether `moves` from `pos` is a mating line: every move legal, every
 /// attacker move a check, and the last position checkmate. `attacker` is
 /// the side that must give check.
 pub fn is_mating_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
+    replay_checks(pos, moves, attacker)
+        .is_some_and(|p| p.side_to_move() != attacker && crate::core::movegen::is_checkmate(&p))
+}
+
+/// The position after `moves` from `pos`, when every move is legal and
+/// every attacker move a check.
+fn replay_checks(pos: &Position, moves: &[Move], attacker: Color) -> Option<Position> {
     let mut p = pos.clone();
     for &m in moves {
-        if p.is_legal(m).is_err() {
-            return false;
-        }
+        p.is_legal(m).ok()?;
         let checking = p.side_to_move() == attacker;
         p.do_move(m);
         if checking && !p.in_check() {
-            return false;
+            return None;
         }
     }
-    p.side_to_move() != attacker && crate::core::movegen::is_checkmate(&p)
+    Some(p)
 }

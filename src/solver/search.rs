@@ -501,27 +501,17 @@ impl Search<'_> {
                 // may be useless (mated without being counted).
                 let tested = r.dn == 0 && is_drop;
                 pos.undo_move(c.mv, undo);
-                let useless = tested && {
-                    let b = match exact_base {
-                        Some(b) => b,
-                        None => {
-                            let b = self.exact_base(
-                                pos,
-                                path,
-                                ply,
-                                &children,
-                                &drop_interposition,
-                                base.unwrap_or(0),
-                            );
-                            exact_base = Some(b);
-                            b
-                        }
-                    };
-                    let undo = pos.do_move(c.mv);
-                    let u = self.useless_and_mated(pos, path, ply, c.mv.to(), b, &mut r);
-                    pos.undo_move(c.mv, undo);
-                    u
-                };
+                let useless = tested
+                    && self.drop_is_useless(
+                        pos,
+                        path,
+                        ply,
+                        c.mv,
+                        &children,
+                        &drop_interposition,
+                        &mut exact_base,
+                        &mut r,
+                    );
                 let ch = &mut children[i];
                 ch.useless = useless;
                 ch.capped = tested && !useless;
@@ -577,24 +567,17 @@ impl Search<'_> {
             self.reps.pop();
             let tested = r.dn == 0 && drop_interposition(m);
             pos.undo_move(m, undo);
-            let useless = tested && {
-                let b = match exact_base {
-                    Some(b) => b,
-                    None => {
-                        let upper = self
-                            .counted_base(&children, &drop_interposition)
-                            .unwrap_or(0);
-                        let b =
-                            self.exact_base(pos, path, ply, &children, &drop_interposition, upper);
-                        exact_base = Some(b);
-                        b
-                    }
-                };
-                let undo = pos.do_move(m);
-                let u = self.useless_and_mated(pos, path, ply, m.to(), b, &mut r);
-                pos.undo_move(m, undo);
-                u
-            };
+            let useless = tested
+                && self.drop_is_useless(
+                    pos,
+                    path,
+                    ply,
+                    m,
+                    &children,
+                    &drop_interposition,
+                    &mut exact_base,
+                    &mut r,
+                );
             let ch = &mut children[best];
             ch.useless = useless;
             ch.capped = tested && !useless;
@@ -682,18 +665,36 @@ impl Search<'_> {
         b.min(upper.max(2))
     }
 
-    /// [`useless_interposition`](Self::useless_interposition), writing the
-    /// mate into `r` when it is useless.
-    fn useless_and_mated(
+    /// Whether the drop interposition `m` at `pos` (an AND node at `ply`,
+    /// reached by `path`, with `children`) is useless (see
+    /// [`useless_interposition`](Self::useless_interposition)), writing the
+    /// mate into `r` when it is. The base is found once per node, into
+    /// `exact_base`.
+    #[allow(clippy::too_many_arguments)]
+    fn drop_is_useless(
         &mut self,
         pos: &mut Position,
         path: u64,
         ply: u32,
-        sq: crate::core::Square,
-        bound: u32,
+        m: Move,
+        children: &[Child],
+        drop_interposition: &dyn Fn(Move) -> bool,
+        exact_base: &mut Option<u32>,
         r: &mut NodeResult,
     ) -> bool {
-        match self.useless_interposition(pos, path, ply, sq, bound) {
+        let base = match *exact_base {
+            Some(b) => b,
+            None => {
+                let upper = self.counted_base(children, drop_interposition).unwrap_or(0);
+                let b = self.exact_base(pos, path, ply, children, drop_interposition, upper);
+                *exact_base = Some(b);
+                b
+            }
+        };
+        let undo = pos.do_move(m);
+        let found = self.useless_interposition(pos, path, ply, m.to(), base);
+        pos.undo_move(m, undo);
+        match found {
             Some(res) => {
                 *r = res;
                 true
