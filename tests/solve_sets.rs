@@ -122,3 +122,48 @@ fn nomate_rows_are_never_false_mates() {
     }
     assert_eq!(mates, 3, "the mates found among the no-mate rows changed");
 }
+
+/// When a node limit stops the tsume answer after the proof, the mate is
+/// still reported, with the first proof's line, as not exact.
+#[test]
+fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
+    let pos: Position = "ln7/1k1+P5/1pp1S4/p8/9/2P6/9/9/9 b BGN2rbg2s2n3l13p 1"
+        .parse()
+        .unwrap();
+    let mut solver = Solver::new(16);
+    let first = solver
+        .solve(
+            &pos,
+            &Limits {
+                shortest: false,
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+    solver.clear();
+    let full = solver.solve(&pos, &Limits::default()).unwrap();
+    assert!(full.exact);
+    assert!(full.nodes > first.nodes + 1, "the answer costs nodes here");
+    solver.clear();
+    let cut = solver
+        .solve(
+            &pos,
+            &Limits {
+                nodes: Some(first.nodes + 1),
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+    assert!(!cut.exact);
+    match (&cut.outcome, &first.outcome) {
+        (Outcome::Mate { moves }, Outcome::Mate { moves: first_line }) => {
+            assert_eq!(moves, first_line);
+            assert!(tsume::solver::is_mating_line(
+                &pos,
+                moves,
+                pos.side_to_move()
+            ));
+        }
+        other => panic!("{other:?}"),
+    }
+}
