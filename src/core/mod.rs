@@ -5,6 +5,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod color;
 pub mod hand;
+pub mod handicap;
 pub mod movegen;
 pub mod mv;
 pub mod notation;
