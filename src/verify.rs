@@ -4,17 +4,22 @@
 //! The main line is the solver's tsume answer (shortest attack, longest
 //! defence, useless interpositions not counted). Along it:
 //!
-//! - at every attacker move, every other check is solved: one that mates
-//!   within the moves the main line has left is an alternative solution
+//! - at every attacker move, every other check is asked "mated within the
+//!   moves the main line has left?" (a bounded search: cheap when the
+//!   answer is no, and never misled by a long first proof); one that is
+//!   is an alternative solution
 //!   (余詰, [`FindingKind::AlternativeMate`]); at the last move, another
 //!   mate in one is the minor flaw of its own kind
 //!   ([`FindingKind::AlternativeLastMove`]); one that mates only in more
 //!   moves is reported as minor ([`FindingKind::LongerAlternativeMate`]:
-//!   strict judges count it as 余詰, puzzle collections do not). An alternative that only
+//!   strict judges count it as 余詰, puzzle collections do not; looked for
+//!   with an eighth of the node budget, and not reported when not found
+//!   within it). An alternative that only
 //!   takes a detour back into a later position of the main line (迂回) is
 //!   not reported.
 //! - at every defender move, every other defence that is not a useless
-//!   interposition is solved: one as long as the main line is 変同
+//!   interposition is asked whether it is mated two plies sooner than
+//!   the main line (which is the longest defence): one that is not is 変同
 //!   ([`FindingKind::SameLengthSideLine`]), and a side line where the
 //!   attacker has two shortest first moves is 変化別詰
 //!   ([`FindingKind::SideLineAlternative`]); both minor.
@@ -50,7 +55,10 @@ use hashbrown::HashSet;
 
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
-use crate::solver::{Limits, Outcome, SolveError, Solver};
+use crate::solver::{Limits, Outcome, SolveError, Solver, Within};
+
+/// The longer-alternative search gets this fraction of the node budget.
+const LONGER_ALTERNATIVE_SHARE: u64 = 8;
 
 /// What to verify against, and the limits of each search.
 #[derive(Clone, Debug)]
@@ -300,6 +308,58 @@ impl Verifier<'_> {
         })
     }
 
+    /// Whether `pos` (defender to move when `defender`) is mated within
+    /// `plies` by tsume counting: a bounded search, cheap when it fails.
+    fn within(&mut self, pos: &Position, plies: u32, defender: bool) -> Result<Within, SolveError> {
+        let time = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if time.is_some_and(|t| t.is_zero()) {
+            return Ok(Within::Unknown {
+                limit: crate::solver::Limit::Time,
+                nodes: 0,
+            });
+        }
+        let r = self.solver.mated_within(
+            pos,
+            plies,
+            &Limits {
+                nodes: Some(self.options.nodes_per_search),
+                time,
+                defender_to_move: defender,
+                shortest: true,
+            },
+        )?;
+        self.nodes += r.nodes();
+        Ok(r)
+    }
+
+    /// Whether `pos` (defender to move) is mated at all, with a first
+    /// proof's line (not the shortest); a smaller node budget: it only
+    /// looks for the minor longer alternatives.
+    fn mates_at_all(&mut self, pos: &Position) -> Result<Option<Vec<Move>>, SolveError> {
+        let time = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if time.is_some_and(|t| t.is_zero()) {
+            return Ok(None);
+        }
+        let r = self.solver.solve(
+            pos,
+            &Limits {
+                nodes: Some(self.options.nodes_per_search / LONGER_ALTERNATIVE_SHARE),
+                time,
+                defender_to_move: true,
+                shortest: false,
+            },
+        )?;
+        self.nodes += r.nodes;
+        Ok(match r.outcome {
+            Outcome::Mate { moves } => Some(moves),
+            _ => None,
+        })
+    }
+
     fn unchecked(&mut self, ply: usize, m: Move, note: &str) {
         self.findings.push(Finding {
             kind: FindingKind::Unchecked,
@@ -439,19 +499,27 @@ impl Verifier<'_> {
                         continue;
                     }
                     let after = pos.after(c);
-                    match self.solve(&after, true, None)? {
-                        Solved::Mate(line, _) => {
+                    match self.within(&after, left - 1, true)? {
+                        Within::Mated { plies, .. } => {
+                            // Its line and exact length, for the report.
+                            let (line, exact) = match self.solve(&after, true, None)? {
+                                Solved::Mate(line, exact) => (line, exact),
+                                _ => (Vec::new(), false),
+                            };
                             if reaches(&after, &line, &later) {
                                 continue;
                             }
-                            let len = line.len() as u32 + 1;
-                            let kind = if left == 1 && len == 1 {
+                            let len = if exact && !line.is_empty() {
+                                line.len() as u32 + 1
+                            } else {
+                                plies + 1
+                            };
+                            let kind = if left == 1 {
                                 FindingKind::AlternativeLastMove
-                            } else if len > left {
-                                FindingKind::LongerAlternativeMate
                             } else {
                                 FindingKind::AlternativeMate
                             };
+                            let how = if exact { "in" } else { "in at most" };
                             let mut moves = vec![c];
                             moves.extend(line);
                             self.findings.push(Finding {
@@ -461,12 +529,31 @@ impl Verifier<'_> {
                                 length: Some(len),
                                 main_length: Some(left),
                                 note: format!(
-                                    "{c} also mates, in {len} (the main line: {m}, {left})"
+                                    "{c} also mates, {how} {len} (the main line: {m}, {left})"
                                 ),
                             });
                         }
-                        Solved::NoMate => {}
-                        Solved::Unknown => {
+                        Within::NotMated { .. } => {
+                            // A longer mate is a minor flaw, looked for
+                            // with a smaller budget (not found: not reported).
+                            if let Some(line) = self.mates_at_all(&after)?
+                                && !reaches(&after, &line, &later)
+                            {
+                                let mut moves = vec![c];
+                                moves.extend(line);
+                                self.findings.push(Finding {
+                                    kind: FindingKind::LongerAlternativeMate,
+                                    ply: i + 1,
+                                    moves,
+                                    length: None,
+                                    main_length: Some(left),
+                                    note: format!(
+                                        "{c} also mates, in more than the main line's {left} ({m})"
+                                    ),
+                                });
+                            }
+                        }
+                        Within::Unknown { .. } => {
                             self.unchecked(i + 1, c, "not decided within the limits")
                         }
                     }
@@ -494,8 +581,22 @@ impl Verifier<'_> {
                         }
                     }
                     let after = pos.after(e);
-                    let line = match self.solve(&after, false, None)? {
-                        Solved::Mate(line, _) => line,
+                    // The main line is the longest defence: a side line is
+                    // as long (変同) when it is not mated two plies sooner.
+                    let same_length = if left >= 3 {
+                        match self.within(&after, left - 3, false)? {
+                            Within::Mated { .. } => false,
+                            Within::NotMated { .. } => true,
+                            Within::Unknown { .. } => {
+                                self.unchecked(i + 1, e, "not solved within the limits");
+                                continue;
+                            }
+                        }
+                    } else {
+                        true
+                    };
+                    let (line, exact) = match self.solve(&after, false, None)? {
+                        Solved::Mate(line, exact) => (line, exact),
                         Solved::NoMate => {
                             // The main line's length was proven: a defence
                             // escaping it would be a solver bug.
@@ -507,8 +608,21 @@ impl Verifier<'_> {
                             continue;
                         }
                     };
-                    let len = line.len() as u32 + 1;
-                    if len >= left {
+                    let len = if same_length {
+                        left
+                    } else if exact {
+                        line.len() as u32 + 1
+                    } else {
+                        // Shorter than the main line, by how much not known:
+                        // 変化別詰 cannot be judged.
+                        self.unchecked(
+                            i + 1,
+                            e,
+                            "the side line's length was not decided within the limits",
+                        );
+                        continue;
+                    };
+                    if same_length {
                         let mut moves = vec![e];
                         moves.extend(line.iter().copied());
                         self.findings.push(Finding {
@@ -520,14 +634,17 @@ impl Verifier<'_> {
                             note: format!("{e} lasts as long as the main line's {m} ({len})"),
                         });
                     }
-                    // The attacker's first move in the side line.
+                    // The attacker's first move in the side line: more than
+                    // one check mating in the side line's length is 変化別詰.
                     if len >= 2 {
                         let mut shortest = Vec::new();
                         for &c in check_moves(&after).iter() {
-                            if let Solved::Mate(l, _) = self.solve(&after.after(c), true, None)?
-                                && l.len() as u32 + 2 == len
-                            {
-                                shortest.push(c);
+                            match self.within(&after.after(c), len - 2, true)? {
+                                Within::Mated { .. } => shortest.push(c),
+                                Within::NotMated { .. } => {}
+                                Within::Unknown { .. } => {
+                                    self.unchecked(i + 2, c, "not decided within the limits")
+                                }
                             }
                         }
                         if shortest.len() > 1 {

@@ -188,3 +188,24 @@ fn published_sound_problems_are_sound() {
     }
     assert_eq!(checked, 17);
 }
+
+/// 将棋無双 第50番 after its eighth ply: 4b1b without promotion also mates
+/// in 13, but only by promoting on 1f four plies later, into the main line's
+/// position (迂回): no alternative solution. The verdict rests on bounded
+/// searches, not on the length of a first proof's line (which once reported
+/// this detour as a mate "in 11").
+#[test]
+fn a_non_promotion_that_transposes_into_the_main_line_is_no_alternative() {
+    let sfen = "9/4nR2g/9/7P1/4p1s1k/6B2/6L+l1/9/6P2 b BSr3g2s3n2l15p 9";
+    let r = run(sfen, Options::default());
+    assert_eq!(r.main_line.len(), 13);
+    assert_eq!(r.main_line[0], moves(sfen, "4b1b+")[0]);
+    assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
+    assert!(
+        !r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::AlternativeMate),
+        "{:?}",
+        r.findings
+    );
+}

@@ -110,6 +110,30 @@ pub struct SolveResult {
     pub elapsed: Duration,
 }
 
+/// The answer to "is this mated within so many plies?"
+/// ([`Solver::mated_within`]), with the nodes it took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Within {
+    /// Mated: a mate of at most `plies` plies was found (the bound, or
+    /// less; not necessarily the shortest).
+    Mated { plies: u32, nodes: u64 },
+    /// Proven: no mate within the bound.
+    NotMated { nodes: u64 },
+    /// Not decided: a limit was reached first.
+    Unknown { limit: Limit, nodes: u64 },
+}
+
+impl Within {
+    /// The nodes searched.
+    pub fn nodes(self) -> u64 {
+        match self {
+            Within::Mated { nodes, .. }
+            | Within::NotMated { nodes }
+            | Within::Unknown { nodes, .. } => nodes,
+        }
+    }
+}
+
 /// Why a position cannot be searched.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
@@ -218,6 +242,49 @@ impl Solver {
         let mut search = self.search(attacker, out_of_play_salt(pos), nodes, None);
         let mut t = answer::TsumeSearch::new(&mut search, pos);
         t.is_useless(pos, m, plies)
+    }
+
+    /// Whether `pos` is mated within `plies` plies by tsume counting
+    /// (useless interpositions not counted): a bounded search, much cheaper
+    /// than [`solve`](Self::solve) when the answer is no. The attacker is
+    /// the side to move, or the other side with `limits.defender_to_move`;
+    /// `limits.shortest` plays no part.
+    pub fn mated_within(
+        &mut self,
+        pos: &Position,
+        plies: u32,
+        limits: &Limits,
+    ) -> Result<Within, SolveError> {
+        let start = Instant::now();
+        let attacker = if limits.defender_to_move {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
+        if pos.king_square(!attacker).is_none() {
+            return Err(SolveError::NoDefenderKing(!attacker));
+        }
+        if limits.defender_to_move && !pos.in_check() {
+            return Err(SolveError::NotInCheck);
+        }
+        let deadline = limits.time.map(|t| start + t);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut search = self.search(attacker, out_of_play_salt(pos), node_limit, deadline);
+        let r = {
+            let mut t = answer::TsumeSearch::new(&mut search, pos);
+            t.within(pos, plies)
+        };
+        let nodes = search.nodes;
+        let aborted = search.aborted;
+        self.reps.clear();
+        Ok(match r {
+            Some(Some(len)) => Within::Mated { plies: len, nodes },
+            Some(None) => Within::NotMated { nodes },
+            None => Within::Unknown {
+                limit: aborted.unwrap_or(Limit::Depth),
+                nodes,
+            },
+        })
     }
 
     /// Searches `pos` within `limits`.
