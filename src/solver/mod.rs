@@ -256,17 +256,7 @@ impl Solver {
         limits: &Limits,
     ) -> Result<Within, SolveError> {
         let start = Instant::now();
-        let attacker = if limits.defender_to_move {
-            !pos.side_to_move()
-        } else {
-            pos.side_to_move()
-        };
-        if pos.king_square(!attacker).is_none() {
-            return Err(SolveError::NoDefenderKing(!attacker));
-        }
-        if limits.defender_to_move && !pos.in_check() {
-            return Err(SolveError::NotInCheck);
-        }
+        let attacker = attacker_of(pos, limits)?;
         let deadline = limits.time.map(|t| start + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let mut search = self.search(attacker, out_of_play_salt(pos), node_limit, deadline);
@@ -290,17 +280,7 @@ impl Solver {
     /// Searches `pos` within `limits`.
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let attacker = if limits.defender_to_move {
-            !pos.side_to_move()
-        } else {
-            pos.side_to_move()
-        };
-        if pos.king_square(!attacker).is_none() {
-            return Err(SolveError::NoDefenderKing(!attacker));
-        }
-        if limits.defender_to_move && !pos.in_check() {
-            return Err(SolveError::NotInCheck);
-        }
+        let attacker = attacker_of(pos, limits)?;
         let deadline = limits.time.map(|t| start + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let mut search = self.search(attacker, out_of_play_salt(pos), node_limit, deadline);
@@ -394,6 +374,23 @@ impl Solver {
         }
         out
     }
+}
+
+/// The attacker of a search: the side to move, or the other side with
+/// `limits.defender_to_move`; an error when there is nothing to search.
+fn attacker_of(pos: &Position, limits: &Limits) -> Result<Color, SolveError> {
+    let attacker = if limits.defender_to_move {
+        !pos.side_to_move()
+    } else {
+        pos.side_to_move()
+    };
+    if pos.king_square(!attacker).is_none() {
+        return Err(SolveError::NoDefenderKing(!attacker));
+    }
+    if limits.defender_to_move && !pos.in_check() {
+        return Err(SolveError::NotInCheck);
+    }
+    Ok(attacker)
 }
 
 /// Nodes the tsume answer may use beyond the proof, per node of the proof,
