@@ -302,10 +302,16 @@ impl Solver {
                 ok
             });
             if limits.shortest && search.aborted.is_none() {
-                let upper = found.as_ref().map_or_else(
-                    || search.probe(pos).map_or(search::MAX_PLY, |p| p.len as u32),
-                    |line| line.len() as u32,
-                );
+                // The proof's length (its longest defence) bounds the
+                // answer; the first line read need not: it may follow a
+                // shorter defence.
+                let proof_len = search
+                    .probe(pos)
+                    .filter(|p| p.pn == 0)
+                    .map_or(search::MAX_PLY, |p| p.len as u32);
+                let upper = found
+                    .as_ref()
+                    .map_or(proof_len, |line| proof_len.max(line.len() as u32));
                 // Without limits from the caller, the answer gets an
                 // allowance of its own on top of the proof; with them, it may
                 // use what they leave.

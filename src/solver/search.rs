@@ -295,6 +295,57 @@ impl Search<'_> {
         r
     }
 
+    /// "No mate within `plies`" for the attacker to move at `pos`: true on
+    /// every path, for that many plies only.
+    fn no_mate_within(&mut self, pos: &Position, plies: u32) -> NodeResult {
+        self.depth_cut = true;
+        NodeResult {
+            pn: INF,
+            dn: 0,
+            hand: self.attacker_hand(pos),
+            len: plies as u16,
+            path_dependent: false,
+        }
+    }
+
+    /// An OR node with one ply left under a length bound, decided without
+    /// expanding it: mated in one, or no check leaves the defender without
+    /// a move (stored as "no mate within 1"). `None` under tsume counting
+    /// when a check leaves the defender drops between checker and king
+    /// (they may be useless: the full search judges them).
+    fn frontier(&mut self, pos: &mut Position) -> Option<NodeResult> {
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        if checks.is_empty() {
+            return Some(self.finish_without_moves(pos, true));
+        }
+        let mut undecided = false;
+        for &m in checks.iter() {
+            let undo = pos.do_move(m);
+            let mated = !crate::core::movegen::has_legal_move(pos);
+            let mated_hand = mated.then(|| hands::and_proof_hand(pos, Hand::EMPTY));
+            undecided |= !mated && self.tsume && !interposition_squares(pos).is_empty();
+            pos.undo_move(m, undo);
+            if let Some(h) = mated_hand {
+                let r = NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: hands::or_proof_hand(pos, m, h),
+                    len: 1,
+                    path_dependent: false,
+                };
+                self.store(pos, &r, Some(m), 1);
+                return Some(r);
+            }
+        }
+        if undecided {
+            return None;
+        }
+        let r = self.no_mate_within(pos, 1);
+        self.store(pos, &r, None, 1);
+        Some(r)
+    }
+
     /// The first estimate of a position never searched: mates and
     /// dead ends one ply ahead are found here (df-pn+ look-ahead).
     fn evaluate_new(&mut self, pos: &mut Position) -> NodeResult {
@@ -386,6 +437,16 @@ impl Search<'_> {
             }
             None => {
                 self.stats.new_nodes += 1;
+                if self.bounded && pos.side_to_move() == self.attacker && remaining <= 1 {
+                    if remaining == 0 {
+                        // The attacker has no ply left: no mate, nothing
+                        // worth storing.
+                        return (self.no_mate_within(pos, 0), child_path);
+                    }
+                    if let Some(r) = self.frontier(pos) {
+                        return (r, child_path);
+                    }
+                }
                 let r = self.evaluate_new(pos);
                 (self.within_remaining(r, remaining), child_path)
             }
@@ -456,6 +517,13 @@ impl Search<'_> {
             };
         }
 
+        if self.bounded
+            && or_node
+            && ply + 1 == self.ply_limit
+            && let Some(r) = self.frontier(pos)
+        {
+            return r;
+        }
         let mut children = expand(pos, or_node);
         if children.is_empty() {
             return self.finish_without_moves(pos, or_node);
