@@ -96,7 +96,9 @@ pub enum Verdict {
     Flawed,
     /// The attacker cannot mate.
     NoMate,
-    /// A limit stopped the search for the main line.
+    /// Not decided: a limit stopped the search for the main line, or no
+    /// flaw was found but the main line's length is not proven shortest or
+    /// some alternative was left unchecked (see the findings).
     Unknown,
 }
 
@@ -255,10 +257,13 @@ pub fn verify(
     };
     v.compare_with_given(pos, &main_line)?;
     v.walk_main_line(pos, &main_line)?;
-    let verdict = if v.findings.iter().all(|f| f.kind.is_minor()) {
-        Verdict::Sound
-    } else {
+    let verdict = if !v.findings.iter().all(|f| f.kind.is_minor()) {
         Verdict::Flawed
+    } else if !exact || v.findings.iter().any(|f| f.kind == FindingKind::Unchecked) {
+        // No flaw found, but not everything was proven.
+        Verdict::Unknown
+    } else {
+        Verdict::Sound
     };
     Ok(Report {
         verdict,
@@ -491,6 +496,15 @@ impl Verifier<'_> {
         let final_hand = p.hand(attacker);
         let mut pos = root.clone();
         for (i, &m) in main.iter().enumerate() {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                // One finding for the rest, not one per alternative.
+                self.unchecked(
+                    i + 1,
+                    m,
+                    "the time limit stopped the verification here: this move and the later ones are not checked",
+                );
+                break;
+            }
             let left = n - i as u32;
             let later: HashSet<u64> = keys[i + 1..].iter().copied().collect();
             if pos.side_to_move() == attacker {

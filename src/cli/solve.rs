@@ -674,7 +674,7 @@ fn write_report(
             } else {
                 writeln!(
                     out,
-                    "mate in {} (the first proof's line: not proven the tsume answer)",
+                    "mate (the first proof's line, {} plies; not proven the tsume answer, whose length may differ)",
                     moves.len()
                 )?;
             }
