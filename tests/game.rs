@@ -2,7 +2,9 @@
 //! legal move, each kind of illegal move, 千日手 and 連続王手の千日手,
 //! 持将棋 with its threshold, the 27-point declaration), and the handicap
 //! set-ups, on hand-made positions whose outcomes are worked out in the
-//! comments.
+//! comments; then seeded random play (300 games, about 26,000 plies) and
+//! random move bits, judged move by move by a referee written from the
+//! rules alone (full position comparison, `gives_check`).
 
 use tsume::core::game::{Game, GameUsiError, Outcome, PlayError, Reason};
 use tsume::core::handicap::Handicap;
@@ -683,4 +685,160 @@ fn a_game_from_a_usi_position_command() {
     // An illegal move in the command is an error, not a lost game.
     let e = Game::from_usi("position startpos moves 7g7f 7g7f").unwrap_err();
     assert!(matches!(e, GameUsiError::Usi(_)), "{e}");
+}
+
+// ----- random play against a brute-force referee -----
+
+/// A deterministic xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The outcome the rules give after the last move of `moves` from
+/// `start`, worked out from scratch: every earlier position compared in
+/// full, checks read from `gives_check`.
+fn referee(start: &Position, moves: &[Move]) -> Option<Outcome> {
+    let mut positions = vec![start.clone()];
+    for &m in moves {
+        let next = positions[positions.len() - 1].after(m);
+        positions.push(next);
+    }
+    let n = moves.len();
+    let now = &positions[n];
+    if movegen::legal_moves(now).is_empty() {
+        let reason = if now.in_check() {
+            Reason::Checkmate
+        } else {
+            Reason::NoLegalMoves
+        };
+        return Some(Outcome {
+            winner: Some(!now.side_to_move()),
+            reason,
+        });
+    }
+    let same: Vec<usize> = (0..=n).filter(|&i| positions[i] == *now).collect();
+    if same.len() < 4 {
+        return None;
+    }
+    assert_eq!(same.len(), 4, "the game went on past a fourth occurrence");
+    let checked_always = |c: Color| {
+        (same[0]..n)
+            .filter(|&i| positions[i].side_to_move() == c)
+            .all(|i| positions[i].gives_check(moves[i]))
+    };
+    let (black, white) = (checked_always(Color::Black), checked_always(Color::White));
+    let last_mover = positions[n - 1].side_to_move();
+    let loser = match (black, white) {
+        (true, true) => Some(last_mover),
+        (true, false) => Some(Color::Black),
+        (false, true) => Some(Color::White),
+        (false, false) => None,
+    };
+    Some(match loser {
+        Some(l) => Outcome {
+            winner: Some(!l),
+            reason: Reason::PerpetualCheck,
+        },
+        None => Outcome {
+            winner: None,
+            reason: Reason::Repetition,
+        },
+    })
+}
+
+#[test]
+fn random_games_end_as_the_referee_says() {
+    // Small armies and a bias towards taking back the move before last, so
+    // that repetitions, perpetual checks and mates all come up.
+    let starts = [
+        "4k4/1r7/9/9/9/9/9/7R1/4K4 b - 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b Rr 1",
+        "3gk4/9/4P4/9/9/9/9/9/4K4 b G2r2b2g4s4n4l17p 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        Handicap::ThreePawns.sfen(),
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut ends = std::collections::BTreeMap::new();
+    let mut plies = 0;
+    for game_number in 0..300 {
+        let start = pos(starts[game_number % starts.len()]);
+        let mut g = Game::new(start.clone());
+        while !g.is_over() && g.moves().len() < 300 {
+            let legal = movegen::legal_moves(g.position());
+            let n = g.moves().len();
+            // The reverse of the move before last, when it is a board move
+            // that is legal again.
+            let back = (n >= 2)
+                .then(|| g.moves()[n - 2])
+                .and_then(|m| Some(Move::new(m.to(), m.from()?, false)))
+                .filter(|&m| legal.contains(&m));
+            let m = match back {
+                Some(b) if rng.next(3) != 0 => b,
+                _ => legal[rng.next(legal.len())],
+            };
+            let got = g.play(m).unwrap();
+            assert_eq!(got, referee(&start, g.moves()), "{start} {:?}", g.moves());
+            assert_eq!(g.positions().len(), g.moves().len() + 1);
+        }
+        let key = g.outcome().map_or("unfinished", |o| match o.reason {
+            Reason::Checkmate => "checkmate",
+            Reason::NoLegalMoves => "no legal move",
+            Reason::Repetition => "repetition",
+            Reason::PerpetualCheck => "perpetual check",
+            _ => "other",
+        });
+        *ends.entry(key).or_insert(0) += 1;
+        plies += g.moves().len();
+    }
+    // The seed gives about 26,000 plies, mostly ending by repetition.
+    assert!(plies > 10_000, "{plies}");
+    // Each ending is reached, so the comparisons above covered them.
+    for key in ["checkmate", "repetition", "perpetual check"] {
+        assert!(ends.get(key).is_some_and(|&n| n > 0), "{ends:?}");
+    }
+}
+
+#[test]
+fn any_move_bits_are_legal_or_lose_with_the_rule_is_legal_gives() {
+    // Every encodable move in a few positions: no panic; a legal move is
+    // played, an illegal one ends the game with the reason `is_legal`
+    // gives and the position untouched.
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for sfen in [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "8k/6S2/7G1/9/9/9/9/9/4K4 b P 1",
+        "4k4/9/9/9/9/9/9/9/4K4 w 2r2b4g4s4n4l18p 1",
+    ] {
+        let start = pos(sfen);
+        for _ in 0..3000 {
+            let Some(m) = Move::from_raw(rng.next(1 << 15) as u16) else {
+                continue;
+            };
+            let mut g = Game::new(start.clone());
+            let got = g.play(m).unwrap();
+            match start.is_legal(m) {
+                Ok(()) => {
+                    assert_eq!(g.moves(), &[m]);
+                    assert_eq!(got, referee(&start, &[m]));
+                }
+                Err(rule) => {
+                    assert_eq!(
+                        got,
+                        Some(Outcome {
+                            winner: Some(!start.side_to_move()),
+                            reason: Reason::IllegalMove { mv: m, rule }
+                        })
+                    );
+                    assert_eq!(g.position(), &start);
+                }
+            }
+        }
+    }
 }
