@@ -23,7 +23,7 @@
 //!   Positions are found by their 64-bit key and then compared in full, so
 //!   a key collision never makes a false repetition.
 //! * **Impasse (持将棋)** and the **27-point declaration (入玉宣言)**: see
-//!   [`impasse`](super::impasse); [`Game::impasse`] judges the first (the
+//!   [`impasse`]; [`Game::impasse`] judges the first (the
 //!   players decide when: the rules cannot tell that neither king can be
 //!   mated), [`Game::declare`] makes the second.
 //! * **Resignation**: [`Game::resign`].
@@ -374,7 +374,7 @@ impl Game {
     }
 
     /// The side to move declares a win under the 27-point rule (see
-    /// [`impasse`](super::impasse)). It wins when the position meets the
+    /// [`impasse`]). It wins when the position meets the
     /// rule and loses when not ([`Reason::FailedDeclaration`]); either way
     /// the game ends. [`impasse::declaration`] on
     /// [`Game::position`] asks without declaring.
