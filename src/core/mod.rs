@@ -4,8 +4,10 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod color;
+pub mod game;
 pub mod hand;
 pub mod handicap;
+pub mod impasse;
 pub mod movegen;
 pub mod mv;
 pub mod notation;
