@@ -9,6 +9,7 @@
 
 mod moves;
 mod perft;
+mod record;
 mod solve;
 mod verify;
 

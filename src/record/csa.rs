@@ -381,6 +381,8 @@ impl Reader {
                 }
             }
             '+' | '-' => {
+                // Pieces put on an empty board when no PI or rows came.
+                self.board_given = true;
                 let color = sign_color(second).unwrap_or(Color::Black);
                 for (i, group) in groups(rest).enumerate() {
                     let offset = 2 + 4 * i;
@@ -575,7 +577,7 @@ pub fn write(record: &Record) -> String {
         Some(h) => {
             let initial = Position::startpos();
             s.push_str("PI");
-            for sq in Square::all() {
+            for sq in Square::all().collect::<Vec<_>>().into_iter().rev() {
                 if initial.piece_at(sq).is_some() && h.position().piece_at(sq).is_none() {
                     let kind = initial.piece_at(sq).map_or(PieceKind::Pawn, |p| p.kind());
                     s.push_str(&format!("{}{}{}", sq.file(), sq.rank(), code_of_kind(kind)));

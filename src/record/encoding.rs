@@ -48,26 +48,23 @@ pub fn decode(bytes: &[u8]) -> Result<String, RecordError> {
         .split(|&b| b == b'\n')
         .take(3)
         .any(|l| contains(&l.to_ascii_lowercase(), b"encoding=utf-8"));
-    let mut out = String::with_capacity(bytes.len() * 3 / 2);
     // A line feed is never part of a Shift-JIS double-byte character, so
     // lines can be decoded one by one and an error placed on its line.
-    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-        let decoded = if says_utf8 {
-            std::str::from_utf8(line)
-                .ok()
-                .map(std::borrow::Cow::Borrowed)
-        } else {
-            encoding_rs::SHIFT_JIS.decode_without_bom_handling_and_without_replacement(line)
-        };
-        match decoded {
+    let lines = || bytes.split_inclusive(|&b| b == b'\n');
+    let utf8_fault = lines().position(|l| std::str::from_utf8(l).is_err());
+    if says_utf8 {
+        let line = utf8_fault.unwrap_or(0);
+        return Err(RecordError::new(line + 1, None, Reason::NotUtf8));
+    }
+    let mut out = String::with_capacity(bytes.len() * 3 / 2);
+    for (i, line) in lines().enumerate() {
+        match encoding_rs::SHIFT_JIS.decode_without_bom_handling_and_without_replacement(line) {
             Some(s) => out.push_str(&s),
             None => {
-                let reason = if says_utf8 {
-                    Reason::NotUtf8
-                } else {
-                    Reason::Encoding
-                };
-                return Err(RecordError::new(i + 1, None, reason));
+                // Neither encoding reads the text: the fault is most likely
+                // where the one that reads further stops.
+                let line = utf8_fault.map_or(i, |u| u.max(i));
+                return Err(RecordError::new(line + 1, None, Reason::Encoding));
             }
         }
     }

@@ -22,7 +22,7 @@
 //! let record = ki2::read("▲７六歩 △３四歩 ▲２二角成\n△同　銀\nまで4手で先手の勝ち\n").unwrap();
 //! assert_eq!(record.moves[3].to_string(), "3a2b");
 //! assert_eq!(record.end, Some(Termination::Resign));
-//! let err = ki2::read("▲７六歩 △３四歩\n▲２二角 △同　銀\n").unwrap_err();
+//! let err = ki2::read("▲７六歩 △３四歩\n▲２二飛 △同　銀\n").unwrap_err();
 //! assert_eq!(err.line, 2);
 //! assert!(err.to_string().contains("move 3"), "{err}");
 //! ```
