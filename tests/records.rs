@@ -101,7 +101,7 @@ fn random_game(start: &Position, plies: usize, mut seed: u64) -> Vec<Move> {
             .copied()
             .filter(|&m| m.is_drop() || m.is_promotion() || pos.piece_at(m.to()).is_some())
             .collect();
-        let pool = if !busy.is_empty() && (seed >> 40) % 3 != 0 {
+        let pool = if !busy.is_empty() && !(seed >> 40).is_multiple_of(3) {
             &busy
         } else {
             &legal
@@ -554,4 +554,35 @@ fn rest_to_defender_fills_the_defenders_hand() {
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["sfen"], "6k2/9/6P2/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
     assert!(Path::new(&root().join("problems/kif/1te/1.kif")).exists());
+}
+
+/// Cut or damaged anywhere, a record gives an error or a record, never a
+/// panic.
+#[test]
+fn damaged_records_never_panic() {
+    let kif_text = kif::write(&read_kif_file("3te/5.kif"));
+    let game = &game_records()[3];
+    let csa_text = csa::write(game);
+    let ki2_text = format!(
+        "手合割：香落ち\n{}\nまで3手で中断\n",
+        japanese_line(&game.start, &game.moves[..12], None).unwrap()
+    );
+    let junk = ['x', '|', '+', '-', 'v', '：', '同', '(', ')', '0', ',', '\n', '歩'];
+    for (text, read) in [
+        (&kif_text, kif::read as fn(&str) -> _),
+        (&csa_text, csa::read),
+        (&ki2_text, ki2::read),
+    ] {
+        let chars: Vec<char> = text.chars().collect();
+        for i in 0..chars.len() {
+            let cut: String = chars[..i].iter().collect();
+            let _ = read(&cut);
+            let mut damaged = chars.clone();
+            damaged[i] = junk[i % junk.len()];
+            let _ = read(&damaged.iter().collect::<String>());
+            let mut dropped = chars.clone();
+            dropped.remove(i);
+            let _ = read(&dropped.iter().collect::<String>());
+        }
+    }
 }

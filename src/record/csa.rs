@@ -103,7 +103,7 @@ fn sign(color: Color) -> char {
     }
 }
 
-/// A square `77`, or `None` for `00` (a hand) when `hand_ok`.
+/// A square `77`, or `None` for `00` (a hand or a drop).
 fn square(s: &str) -> Result<Option<Square>, ()> {
     let b = s.as_bytes();
     if b.len() != 2 || !b.iter().all(u8::is_ascii_digit) {

@@ -99,7 +99,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         }
         return Err(RecordError::new(
             no,
-            Some(line.len() - t.len() + 1),
+            Some(line.chars().count() - t.chars().count() + 1),
             Reason::Unexpected {
                 expected: "a header `key：value`, a board diagram, a comment or moves `▲７六歩 △３四歩`",
                 found: t.to_string(),

@@ -97,7 +97,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             if number != expected {
                 return Err(RecordError::new(
                     no,
-                    Some(line.len() - t.len() + 1),
+                    Some(line.chars().count() - t.chars().count() + 1),
                     Reason::MoveNumber {
                         expected,
                         found: number,
@@ -133,7 +133,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         }
         return Err(RecordError::new(
             no,
-            Some(line.len() - t.len() + 1),
+            Some(line.chars().count() - t.chars().count() + 1),
             Reason::Unexpected {
                 expected: "a header `key：value`, a board diagram, a comment or a move",
                 found: t.to_string(),
@@ -210,7 +210,7 @@ impl Preamble {
                 Ok(())
             }
         };
-        if let Some((top, rows)) = &mut self.board
+        if let Some((_, rows)) = &mut self.board
             && !self.board_done
         {
             if t.starts_with('|') || t.starts_with('｜') {
@@ -231,7 +231,6 @@ impl Preamble {
                 self.board_done = true;
                 return Ok(true);
             }
-            let _ = top;
             return Err(RecordError::new(
                 no,
                 None,
@@ -329,10 +328,9 @@ impl Preamble {
         record.handicap = self.handicap.map(|(_, h)| h);
         record.headers.append(&mut self.headers);
         let Some((top, rows)) = &self.board else {
-            if let Some((line, spec)) = self.hands.iter().flatten().find(|(_, spec)| {
+            if let Some((line, _)) = self.hands.iter().flatten().find(|(_, spec)| {
                 !matches!(spec, HandSpec::Pieces(counts) if counts.iter().all(|&n| n == 0))
             }) {
-                let _ = spec;
                 return Err(RecordError::new(*line, None, Reason::HandWithoutBoard));
             }
             let start = record.handicap.unwrap_or(Handicap::Even).position();
@@ -386,14 +384,17 @@ fn count(s: &str) -> Option<u32> {
     if s.is_empty() {
         return Some(1);
     }
-    if s.chars()
-        .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
-    {
-        let ascii: String = s
+    let digit = |c: char| match c {
+        '0'..='9' => c.to_digit(10),
+        '０'..='９' => Some(c as u32 - '０' as u32),
+        _ => None,
+    };
+    if s.chars().all(|c| digit(c).is_some()) {
+        let n = s
             .chars()
-            .map(|c| char::from_digit(c.to_digit(10).unwrap_or(c as u32 - '０' as u32), 10))
-            .collect::<Option<String>>()?;
-        return ascii.parse().ok().filter(|&n| n > 0);
+            .filter_map(digit)
+            .try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(d))?;
+        return Some(n).filter(|&n| n > 0);
     }
     let chars: Vec<char> = s.chars().collect();
     let kanji = |c: char| {
@@ -446,7 +447,7 @@ fn hand_spec(no: usize, value: &str, column: usize) -> Result<HandSpec, RecordEr
         let digits: String = chars[s + 1..e].iter().collect();
         let n = count(&digits)
             .ok_or_else(|| RecordError::new(no, Some(col + 1), Reason::BadCount(digits.clone())))?;
-        counts[kind.index()] += n;
+        counts[kind.index()] = counts[kind.index()].saturating_add(n);
     }
     Ok(HandSpec::Pieces(counts))
 }
