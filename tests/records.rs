@@ -425,6 +425,20 @@ fn bad_moves_give_their_number_and_line() {
     assert!(kif::read("").is_err());
     assert!(kif::read("\n\n").is_err());
 
+    // A header after the moves is kept; その他 needs a diagram.
+    let r = kif::read("1 ７六歩(77)\n終了日時：2024/01/01\n").unwrap();
+    assert_eq!(r.header("終了日時"), Some("2024/01/01"));
+    let err = kif::read("手合割：その他\n1 ７六歩(77)\n").unwrap_err();
+    assert_eq!((err.line, err.reason), (1, Reason::MissingBoard));
+    let lines = sample_lines();
+    let mut other = lines.clone();
+    other.insert(2, "手合割：その他".into());
+    let r = read_lines(&other).unwrap();
+    assert_eq!(
+        (r.handicap, r.start),
+        (None, read_lines(&lines).unwrap().start)
+    );
+
     // Variations after the main line are not read.
     let r = kif::read("1 ７六歩(77)\n2 ３四歩(33)+\n3 投了\n\n変化：2手\n2 ８四歩(83)\n").unwrap();
     assert_eq!(r.moves.len(), 2);
@@ -567,7 +581,9 @@ fn damaged_records_never_panic() {
         "手合割：香落ち\n{}\nまで3手で中断\n",
         japanese_line(&game.start, &game.moves[..12], None).unwrap()
     );
-    let junk = ['x', '|', '+', '-', 'v', '：', '同', '(', ')', '0', ',', '\n', '歩'];
+    let junk = [
+        'x', '|', '+', '-', 'v', '：', '同', '(', ')', '0', ',', '\n', '歩',
+    ];
     for (text, read) in [
         (&kif_text, kif::read as fn(&str) -> _),
         (&csa_text, csa::read),

@@ -112,6 +112,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     if pos.is_none() {
         pre.finish(last + 1, &mut record)?;
     }
+    pre.flush_headers(&mut record);
     Ok(record)
 }
 

@@ -146,6 +146,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     if pos.is_none() {
         pre.finish(last + 1, &mut record)?;
     }
+    pre.flush_headers(&mut record);
     Ok(record)
 }
 
@@ -188,6 +189,8 @@ pub(crate) struct Preamble {
     board_done: bool,
     side: Option<Color>,
     headers: Vec<(String, String)>,
+    /// The line of `手合割：その他`, which needs a diagram.
+    other: Option<usize>,
 }
 
 const BOARD_EDGE: &str = "+---------------------------+";
@@ -300,8 +303,13 @@ impl Preamble {
         }
         if key == "手合割" {
             setup_line(locked)?;
-            if self.handicap.is_some() {
+            if self.handicap.is_some() || self.other.is_some() {
                 return Err(RecordError::new(no, None, Reason::Repeated("手合割")));
+            }
+            // その他: a position of its own, which the diagram gives.
+            if value.trim() == "その他" {
+                self.other = Some(no);
+                return Ok(true);
             }
             let h = value
                 .trim()
@@ -318,6 +326,11 @@ impl Preamble {
         Ok(true)
     }
 
+    /// Moves the header fields read so far into `record`.
+    pub(crate) fn flush_headers(&mut self, record: &mut Record) {
+        record.headers.append(&mut self.headers);
+    }
+
     /// The start position (and the record's preset and headers, set in
     /// `record`). `no`: the line where the set-up ends.
     pub(crate) fn finish(
@@ -332,6 +345,9 @@ impl Preamble {
                 !matches!(spec, HandSpec::Pieces(counts) if counts.iter().all(|&n| n == 0))
             }) {
                 return Err(RecordError::new(*line, None, Reason::HandWithoutBoard));
+            }
+            if let Some(line) = self.other {
+                return Err(RecordError::new(line, None, Reason::MissingBoard));
             }
             let start = record.handicap.unwrap_or(Handicap::Even).position();
             record.start = start.clone();

@@ -278,6 +278,8 @@ pub enum Reason {
     Repeated(&'static str),
     #[error("pieces in hand without a board diagram")]
     HandWithoutBoard,
+    #[error("手合割：その他 without a board diagram")]
+    MissingBoard,
     #[error("the set-up is not a legal position: {0}")]
     Position(SfenError),
     #[error("expected move number {expected}, found {found}")]
