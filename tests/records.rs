@@ -425,6 +425,10 @@ fn bad_moves_give_their_number_and_line() {
     assert!(kif::read("").is_err());
     assert!(kif::read("\n\n").is_err());
 
+    // ASCII colons, as some programs write them.
+    let r = kif::read("手合割:香落ち\n上手:D\n1 ５二金(61)\n").unwrap();
+    assert_eq!(r.handicap, Some(Handicap::Lance));
+    assert_eq!(r.header("上手"), Some("D"));
     // A header after the moves is kept; その他 needs a diagram.
     let r = kif::read("1 ７六歩(77)\n終了日時：2024/01/01\n").unwrap();
     assert_eq!(r.header("終了日時"), Some("2024/01/01"));

@@ -252,7 +252,11 @@ impl Preamble {
             self.board = Some((no, Vec::new()));
             return Ok(true);
         }
-        if t.starts_with('#') || t.starts_with('&') || t.starts_with("手数＝") {
+        if t.starts_with('#')
+            || t.starts_with('&')
+            || t.starts_with("手数＝")
+            || t.starts_with("手数=")
+        {
             return Ok(true);
         }
         // The file numbers above the diagram: ９ ８ ... １.
@@ -274,7 +278,8 @@ impl Preamble {
             }
             _ => {}
         }
-        let Some((key, value)) = line.split_once('：') else {
+        // The colon is full-width; some programs write an ASCII one.
+        let Some((key, value)) = line.split_once('：').or_else(|| line.split_once(':')) else {
             return Ok(false);
         };
         let key = key.trim();
