@@ -296,7 +296,7 @@ fn ki2_reads_the_moves_of_japanese_notation() {
     let r = ki2::read("▲７六歩 △３四歩 ▲６八銀 △８四歩\n▲７八金\n").unwrap();
     assert_eq!(r.moves.len(), 5);
     let err = ki2::read("▲７六歩 △３四歩 ▲６八銀 △８四歩\n\n▲５八金\n").unwrap_err();
-    assert_eq!(err.line, 3);
+    assert_eq!((err.line, err.column), (3, Some(4)), "{err}");
     assert!(
         matches!(err.reason, Reason::BadMove { number: 5, .. }),
         "{err}"
@@ -404,7 +404,8 @@ fn malformed_kif_gives_the_line_of_the_fault() {
 fn bad_moves_give_their_number_and_line() {
     let game = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(87)\n";
     let err = kif::read(game).unwrap_err();
-    assert_eq!((err.line, err.column), (5, Some(6)), "{err}");
+    // The column of the origin (87), which fits no bishop.
+    assert_eq!((err.line, err.column), (5, Some(10)), "{err}");
     assert!(
         matches!(&err.reason, Reason::BadMove { number: 3, text, .. } if text == "２二角成(87)"),
         "{err}"

@@ -31,7 +31,7 @@ use crate::core::notation::parse_japanese_line;
 use crate::core::{Position, Square};
 
 use super::kif::Preamble;
-use super::{Reason, Record, RecordError, Termination, numbered_lines};
+use super::{Reason, Record, RecordError, Termination, notation_column, numbered_lines};
 
 fn is_mark(c: char) -> bool {
     matches!(c, '▲' | '△' | '☗' | '☖' | '▽')
@@ -79,7 +79,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             let moves = parse_japanese_line(p, line, prev).map_err(|e| {
                 RecordError::new(
                     no,
-                    None,
+                    notation_column(&e.error),
                     Reason::BadMove {
                         number: done + e.number,
                         text: token(line, e.number),

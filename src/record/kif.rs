@@ -113,9 +113,11 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                 continue;
             }
             let m = parse_japanese(p, body, prev).map_err(|error| {
+                // The error's own column counts in the move's text.
+                let at = super::notation_column(&error).map_or(column, |c| column + c - 1);
                 RecordError::new(
                     no,
-                    Some(column),
+                    Some(at),
                     Reason::BadMove {
                         number,
                         text: body.to_string(),

@@ -463,6 +463,31 @@ pub(crate) fn kanji_kind(s: &str) -> Option<PieceKind> {
     })
 }
 
+/// The column (characters from 1) a notation error points at, if any.
+pub(crate) fn notation_column(e: &NotationError) -> Option<usize> {
+    use NotationError::*;
+    match e {
+        WrongSide { column, .. }
+        | ExpectedSquare { column, .. }
+        | ExpectedRank { column, .. }
+        | NoPreviousMove { column }
+        | NotTheSameSquare { column, .. }
+        | ExpectedPiece { column, .. }
+        | BadPromotedName { column, .. }
+        | UnexpectedChar { column, .. }
+        | RepeatedMark { column, .. }
+        | BadOrigin { column }
+        | CannotDrop { column, .. }
+        | MarkOnDrop { column, .. }
+        | NoPiece { column, .. }
+        | NoBoardPiece { column, .. }
+        | NoPieceFits { column, .. }
+        | Ambiguous { column, .. }
+        | Illegal { column, .. } => Some(*column),
+        _ => None,
+    }
+}
+
 /// Splits text into lines numbered from 1, without their ends (`\n`,
 /// `\r\n`).
 pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
