@@ -421,6 +421,8 @@ fn bad_moves_give_their_number_and_line() {
     );
     let err = kif::read("1 ７六歩(77)\n2 投了\n3 ３四歩(33)\n").unwrap_err();
     assert_eq!((err.line, err.reason), (3, Reason::MoveAfterEnd(3)));
+    let err = kif::read("99999999999999999999999 ７六歩(77)\n1 ３四歩(33)\n").unwrap_err();
+    assert_eq!(err.line, 2);
     let err = kif::read("1 ７六歩(77)\nおわり\n").unwrap_err();
     assert_eq!(err.line, 2);
     assert!(kif::read("").is_err());

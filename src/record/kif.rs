@@ -104,7 +104,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
                     },
                 ));
             }
-            next_number = Some(number + 1);
+            next_number = Some(number.saturating_add(1));
             if record.end.is_some() {
                 return Err(RecordError::new(no, None, Reason::MoveAfterEnd(number)));
             }
