@@ -432,6 +432,11 @@ fn bad_moves_give_their_number_and_line() {
     let r = kif::read("手合割:香落ち\n上手:D\n1 ５二金(61)\n").unwrap();
     assert_eq!(r.handicap, Some(Handicap::Lance));
     assert_eq!(r.header("上手"), Some("D"));
+    // File numbers in ASCII digits above the diagram.
+    let lines = sample_lines();
+    let mut ascii = lines.clone();
+    ascii[3] = "  9  8  7  6  5  4  3  2  1".into();
+    assert_eq!(read_lines(&ascii).unwrap(), read_lines(&lines).unwrap());
     // A header after the moves is kept; その他 needs a diagram.
     let r = kif::read("1 ７六歩(77)\n終了日時：2024/01/01\n").unwrap();
     assert_eq!(r.header("終了日時"), Some("2024/01/01"));

@@ -87,7 +87,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             }
             continue;
         }
-        if t.starts_with(|c: char| c.is_ascii_digit()) {
+        if t.starts_with(|c: char| c.is_ascii_digit()) && !is_file_numbers(t) {
             let p = match &mut pos {
                 Some(p) => p,
                 None => pos.insert(pre.finish(no, &mut record)?),
@@ -261,10 +261,7 @@ impl Preamble {
         {
             return Ok(true);
         }
-        // The file numbers above the diagram: ９ ８ ... １.
-        if t.starts_with(['９', '9'])
-            && t.chars().all(|c| c.is_whitespace() || numeral(c).is_some())
-        {
+        if is_file_numbers(t) {
             return Ok(true);
         }
         match t {
@@ -388,6 +385,13 @@ impl Preamble {
         record.start = start.clone();
         Ok(start)
     }
+}
+
+/// The file numbers above a diagram: `９ ８ ７ ６ ５ ４ ３ ２ １` (or in
+/// ASCII digits).
+fn is_file_numbers(t: &str) -> bool {
+    t.chars().all(|c| c.is_whitespace() || numeral(c).is_some())
+        && t.split_whitespace().count() == 9
 }
 
 /// A file or rank numeral: ASCII, full-width or kanji.
