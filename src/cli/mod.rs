@@ -10,6 +10,7 @@
 mod game;
 mod moves;
 mod perft;
+mod record;
 mod solve;
 mod verify;
 

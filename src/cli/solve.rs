@@ -23,6 +23,7 @@ use tsume::core::{Position, SfenError, UsiPositionError};
 use tsume::solver::{Limit, Limits, Outcome, SolveResult, Solver};
 
 use super::CliError;
+use super::record::{is_record_path, read_record, rest_to_defender};
 
 /// Exit code after Ctrl-C (128 + SIGINT, as shells report it).
 pub const INTERRUPTED_EXIT: u8 = 130;
@@ -35,6 +36,12 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// skipped. A position is an SFEN, `sfen <SFEN>`, `startpos`, or a USI
 /// command `position sfen <SFEN> moves ...` / `position startpos moves ...`
 /// (the problem is then the position after the moves).
+///
+/// Record files: an argument (or --file) ending in .kif, .kifu, .ki2, .ki2u
+/// or .csa is a KIF, KI2 or CSA record (UTF-8 or Shift-JIS); the problem is
+/// its start position (the board diagram of a mate problem).
+/// --rest-to-defender gives the defender every piece that is neither on the
+/// board nor in the attacker's hand (for SFENs too).
 ///
 /// Arguments: an argument holding spaces is one problem by itself. Arguments
 /// without spaces are taken as the words of problems, a new problem starting
@@ -61,11 +68,14 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 ///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
 ///   tsume solve 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 --json
 ///   tsume solve --file problems/misc_small.tsv --time 10
+///   tsume solve problems/kif/3te/1.kif
+///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G 1" --rest-to-defender
 ///   cut -f1 problems/tsumemi_samples.tsv | tsume solve - --json
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Problems: SFENs (quoted, or as separate words), or `-` for stdin
+    /// Problems: SFENs (quoted, or as separate words), record files
+    /// (.kif .kifu .ki2 .ki2u .csa), or `-` for stdin
     #[arg(value_name = "SFEN")]
     problems: Vec<String>,
 
@@ -103,6 +113,11 @@ pub struct Args {
     /// shortest one (faster; the line may be much longer than needed)
     #[arg(long)]
     first_line: bool,
+
+    /// Give the defender every piece that is neither on the board nor in
+    /// the attacker's hand
+    #[arg(long)]
+    rest_to_defender: bool,
 }
 
 pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -195,8 +210,14 @@ fn limit_name(limit: Limit) -> &'static str {
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (arg_problems, stdin_from_args) = split_arguments(&args.problems);
+    let (mut arg_problems, stdin_from_args) = split_arguments(&args.problems);
+    // A record file given with --file is one problem, as an argument is.
+    let record_file = args.file.as_deref().filter(|f| is_record_path(f));
+    if let Some(f) = record_file {
+        arg_problems.push(f.to_string());
+    }
     let file = match (&args.file, stdin_from_args) {
+        (Some(_), false) if record_file.is_some() => None,
         (Some(_), true) => {
             return Err(CliError::Input(
                 "give either --file FILE or `-` (stdin), not both".to_string(),
@@ -239,6 +260,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         limits,
         json: args.json,
         relaxed: args.relaxed,
+        rest_to_defender: args.rest_to_defender,
         tally: Tally::default(),
     };
 
@@ -347,13 +369,21 @@ struct Session<'s> {
     limits: Limits,
     json: bool,
     relaxed: bool,
+    rest_to_defender: bool,
     tally: Tally,
 }
 
 impl Session<'_> {
-    /// Reads, solves and reports one problem.
+    /// Reads, solves and reports one problem: a position, or a record file.
     fn ask(&mut self, origin: Origin, text: &str, out: &mut dyn Write) -> Result<(), CliError> {
-        let pos = match read_problem(text, self.relaxed) {
+        let read = if is_record_path(text) {
+            read_record(text)
+                .map(|record| record.start)
+                .map_err(|message| (message, None))
+        } else {
+            read_problem(text, self.relaxed)
+        };
+        let pos = match read {
             Ok(pos) => pos,
             Err((message, column)) => {
                 let bad = BadProblem {
@@ -364,6 +394,11 @@ impl Session<'_> {
                 };
                 return self.bad(bad, out);
             }
+        };
+        let pos = if self.rest_to_defender {
+            rest_to_defender(pos, self.limits.defender_to_move)
+        } else {
+            pos
         };
         // Each problem starts from an empty table (a generation bump, not a
         // rewrite), so its answer does not depend on the problems before it.
@@ -493,6 +528,12 @@ fn split_arguments(args: &[String]) -> (Vec<String>, bool) {
             continue;
         }
         let word = arg.trim();
+        if is_record_path(word) {
+            flush(&mut current, &mut problems);
+            expect = Expect::Start;
+            problems.push(word.to_string());
+            continue;
+        }
         if word == "-" && expect != Expect::Hands {
             flush(&mut current, &mut problems);
             expect = Expect::Start;

@@ -9,6 +9,7 @@ use tsume::core::{Move, Position};
 use tsume::solver::Solver;
 use tsume::verify::{Finding, Options, Report, Verdict, verify};
 
+use super::record::{is_record_path, read_record, rest_to_defender};
 use super::{CliError, read_position};
 
 /// Checks composed problems: unique solution, no shorter mate, no pieces
@@ -26,6 +27,13 @@ use super::{CliError, read_position};
 ///
 /// A file has one problem per line: SFEN, then optionally a tab, the
 /// intended length, a tab and the intended solution in USI moves.
+///
+/// A record file (.kif .kifu .ki2 .ki2u .csa, as the argument or --file)
+/// is one problem: its start position, with its moves as the intended
+/// solution (unless --solution is given).
+///
+///   tsume verify problems/kif/3te/1.kif
+///   tsume verify "4k4/9/4P4/9/9/9/9/9/9 b G 1" --rest-to-defender
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -62,6 +70,11 @@ pub struct Args {
     /// One JSON object per problem instead of the text report
     #[arg(long)]
     json: bool,
+
+    /// Give the defender every piece that is neither on the board nor in
+    /// the attacker's hand
+    #[arg(long)]
+    rest_to_defender: bool,
 }
 
 /// Exit code when a problem is not sound.
@@ -76,7 +89,29 @@ struct Problem {
 
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
     let mut problems = Vec::new();
-    if !args.position.is_empty() {
+    // A record file, given as the argument or with --file: its start is the
+    // problem, its moves (if any) the intended solution unless --solution
+    // gives one.
+    let record_path = match (args.position.as_slice(), &args.file) {
+        ([one], _) if is_record_path(one) => Some(one.as_str()),
+        (_, Some(f)) if is_record_path(f) => Some(f.as_str()),
+        _ => None,
+    };
+    if let Some(path) = record_path {
+        let record = read_record(path).map_err(CliError::Input)?;
+        let pos = record.start.clone();
+        let solution = match &args.solution {
+            Some(s) => Some(read_moves(&pos, s, "--solution")?),
+            None if !record.moves.is_empty() => Some(record.moves.clone()),
+            None => None,
+        };
+        problems.push(Problem {
+            origin: path.to_string(),
+            pos,
+            solution,
+            length: args.length,
+        });
+    } else if !args.position.is_empty() {
         let pos = read_position(&args.position, "the argument")?;
         let solution = match &args.solution {
             Some(s) => Some(read_moves(&pos, s, "--solution")?),
@@ -89,7 +124,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             length: args.length,
         });
     }
-    if let Some(file) = &args.file {
+    if let Some(file) = args
+        .file
+        .as_ref()
+        .filter(|f| Some(f.as_str()) != record_path)
+    {
         let text = std::fs::read_to_string(file)
             .map_err(|e| CliError::Input(format!("cannot read {file}: {e}")))?;
         for (i, line) in text.lines().enumerate() {
@@ -129,6 +168,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         return Err(CliError::Input(
             "no problem given: pass an SFEN or --file FILE".into(),
         ));
+    }
+    if args.rest_to_defender {
+        for p in &mut problems {
+            p.pos = rest_to_defender(p.pos.clone(), false);
+        }
     }
     let mut solver = Solver::new(args.hash as usize);
     let mut all_sound = true;
