@@ -7,4 +7,5 @@
 
 pub mod core;
 pub mod solver;
+pub mod usi;
 pub mod verify;
