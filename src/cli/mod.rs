@@ -10,6 +10,7 @@
 mod moves;
 mod perft;
 mod solve;
+mod usi;
 mod verify;
 
 use std::fmt;
@@ -38,6 +39,7 @@ enum Command {
     Moves(moves::Args),
     Solve(solve::Args),
     Verify(verify::Args),
+    Usi(usi::Args),
 }
 
 /// What went wrong in a subcommand.
@@ -69,6 +71,9 @@ impl fmt::Display for CliError {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
+    if let Some(code) = usi::without_subcommand() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -78,12 +83,16 @@ pub fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    if let Command::Usi(args) = &cli.command {
+        return usi::main(args);
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = match &cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Moves(args) => moves::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
+        Command::Usi(_) => Ok(()),
         Command::Verify(args) => match verify::run(args, &mut out) {
             Ok(true) => Ok(()),
             Ok(false) => {
