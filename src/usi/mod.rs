@@ -45,6 +45,14 @@ const INFO_INTERVAL: Duration = Duration::from_secs(1);
 /// Kept from the time a plain `go` may use, for the answer to reach the GUI.
 const MOVE_OVERHEAD: Duration = Duration::from_millis(100);
 
+/// Times beyond this are taken as this (a deadline far in the future must
+/// not overflow the clock).
+const MAX_MILLIS: u64 = 366 * 24 * 3600 * 1000;
+
+fn millis(ms: u64) -> Duration {
+    Duration::from_millis(ms.min(MAX_MILLIS))
+}
+
 /// Runs a USI session: reads commands from `input` until `quit` or its end,
 /// writes the answers to `output` (flushed after each), and returns
 /// `output`. `quit` stops a running search, which answers with what it
@@ -355,7 +363,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         };
         let (mut hold, mut after_ponderhit) = (false, None);
         match &go {
-            Go::Mate(MateTime::Millis(ms)) => limits.time = Some(Duration::from_millis(*ms)),
+            Go::Mate(MateTime::Millis(ms)) => limits.time = Some(millis(*ms)),
             Go::Mate(MateTime::Infinite) => {}
             Go::Play(clock) if clock.ponder => {
                 hold = true;
@@ -412,12 +420,11 @@ impl<W> Drop for Engine<W> {
 }
 
 /// The time a plain `go` may use: `movetime`; or a twentieth of the side's
-/// remaining time plus its increment and byoyomi, never more than all of
-/// it, less a margin for the answer to reach the GUI; no limit when the
+/// remaining time plus its increment and byoyomi, less a margin for the answer to reach the GUI; no limit when the
 /// command gives no time.
 fn budget(clock: &Clock, side: Color) -> Option<Duration> {
     if let Some(ms) = clock.movetime {
-        return Some(Duration::from_millis(ms).saturating_sub(MOVE_OVERHEAD / 2));
+        return Some(millis(ms).saturating_sub(MOVE_OVERHEAD / 2));
     }
     let (time, inc) = match side {
         Color::Black => (clock.btime, clock.binc),
@@ -428,11 +435,11 @@ fn budget(clock: &Clock, side: Color) -> Option<Duration> {
     }
     let (time, extra) = (
         time.unwrap_or(0),
-        inc.unwrap_or(0) + clock.byoyomi.unwrap_or(0),
+        inc.unwrap_or(0).saturating_add(clock.byoyomi.unwrap_or(0)),
     );
-    let ms = (time / 20 + extra).min(time + extra);
+    let ms = (time / 20).saturating_add(extra);
     Some(
-        Duration::from_millis(ms)
+        millis(ms)
             .saturating_sub(MOVE_OVERHEAD)
             .max(Duration::from_millis(10)),
     )
@@ -635,12 +642,18 @@ mod tests {
             Some(950)
         );
         assert_eq!(budget(&clock("go"), Color::White), None);
+        // Absurd times do not overflow the clock.
+        let huge = budget(
+            &clock("go btime 18446744073709551615 byoyomi 18446744073709551615"),
+            Color::Black,
+        );
+        assert_eq!(ms(huge), Some(u128::from(MAX_MILLIS) - 100));
     }
 
     #[test]
     fn mate_nomate_and_bestmove() {
         let out = session(&format!(
-            "setoption name USI_Hash value 4\n{ONE}\ngo mate 5000\n\
+            "setoption name USI_Hash value 4\n{ONE}\ngo mate 18446744073709551615\n\
              position sfen 4k4/9/9/9/9/9/9/9/9 b P 1\ngo mate 5000\n\
              {ONE}\ngo btime 0 wtime 0 byoyomi 1000\n\
              position startpos\ngo btime 0 wtime 0 byoyomi 1000\n"
@@ -663,6 +676,62 @@ mod tests {
             "{out:?}"
         );
         assert!(out.contains(&"info string mate in 1: the tsume answer".to_string()));
+    }
+
+    /// The nodes of the final `info` line and the `info string` and
+    /// `checkmate` lines of a session of one search.
+    fn one_search(setup: &str) -> (u64, String, String) {
+        let out = session(&format!(
+            "setoption name USI_Hash value 4\n{setup}\nposition sfen {PROVEN}\ngo mate 60000\n"
+        ));
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info time"))
+            .unwrap();
+        let nodes = info.split(' ').nth(4).and_then(|n| n.parse().ok()).unwrap();
+        let note = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info string"))
+            .unwrap();
+        (nodes, note.clone(), out.last().unwrap().clone())
+    }
+
+    /// Its tsume answer costs nodes beyond the proof.
+    const PROVEN: &str = "ln7/1k1+P5/1pp1S4/p8/9/2P6/9/9/9 b BGN2rbg2s2n3l13p 1";
+
+    #[test]
+    fn a_mate_proven_before_the_limit_is_reported_with_its_first_line() {
+        let (first_nodes, note, first) = one_search("setoption name ShortestAnswer value false");
+        assert!(
+            note.contains("the first proof's line (ShortestAnswer is off)"),
+            "{note}"
+        );
+        let (full_nodes, note, full) = one_search("");
+        assert!(note.ends_with("the tsume answer"), "{note}");
+        assert!(full_nodes > first_nodes + 1);
+        // A node limit that lets the proof through but not the answer.
+        let (_, note, cut) = one_search(&format!(
+            "setoption name MateNodes value {}",
+            first_nodes + 1
+        ));
+        assert_eq!(cut, first);
+        assert!(note.contains("ran out of time or nodes"), "{note}");
+        let pos: Position = PROVEN.parse().unwrap();
+        for answer in [&first, &full] {
+            let moves: Vec<Move> = answer
+                .strip_prefix("checkmate ")
+                .unwrap()
+                .split(' ')
+                .scan(pos.clone(), |p, m| {
+                    let m = p.parse_move(m).unwrap();
+                    p.do_move(m);
+                    Some(m)
+                })
+                .collect();
+            assert!(crate::solver::is_mating_line(&pos, &moves, Color::Black));
+        }
     }
 
     #[test]
