@@ -132,6 +132,8 @@ struct Running {
     bounded: bool,
     /// The time a pondering search may use after `ponderhit`.
     after_ponderhit: Option<Duration>,
+    /// `go mate` (or a plain `go`).
+    mate: bool,
 }
 
 /// What the reader and the search threads share.
@@ -288,7 +290,14 @@ impl<W: Write + Send + 'static> Engine<W> {
         match r.handle.join() {
             Ok(solver) => self.solver = Some(solver),
             Err(_) => {
+                // It died before answering; the GUI waits for an answer.
+                let answer = if r.mate {
+                    "checkmate timeout"
+                } else {
+                    "bestmove resign"
+                };
                 let _ = self.error("the search failed (an internal error); the table is rebuilt");
+                let _ = self.send(&[answer.to_string()]);
             }
         }
     }
@@ -396,12 +405,16 @@ impl<W: Write + Send + 'static> Engine<W> {
         let (thread_shared, out) = (shared.clone(), self.out.clone());
         let handle = std::thread::Builder::new()
             .name("usi-search".to_string())
+            // As much as the main thread has; the solver grows its own stack
+            // on deep lines.
+            .stack_size(8 << 20)
             .spawn(move || search_thread(solver, job, &thread_shared, &out))?;
         self.search = Some(Running {
             handle,
             shared,
             bounded,
             after_ponderhit,
+            mate,
         });
         Ok(())
     }
@@ -457,10 +470,9 @@ fn search_thread<W: Write + Send>(
     let progress = solver.progress();
     let result = std::thread::scope(|scope| {
         scope.spawn(|| monitor(shared, &progress, start, out));
-        let r = solver.solve(&job.pos, &job.limits);
-        lock(&shared.state).done = true;
-        shared.wake.notify_all();
-        r
+        // The monitor ends also if the solver panics.
+        let _done = Done(shared);
+        solver.solve(&job.pos, &job.limits)
     });
     let hashfull = solver.hashfull();
     let mut st = lock(&shared.state);
@@ -474,6 +486,16 @@ fn search_thread<W: Write + Send>(
         let _ = send(out, &answer(&job, result, hashfull, start.elapsed()));
     }
     solver
+}
+
+/// Tells the monitor that the search is over, when dropped.
+struct Done<'a>(&'a Shared);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.state).done = true;
+        self.0.wake.notify_all();
+    }
 }
 
 /// Writes an `info` line about once a second until the search is done, and
