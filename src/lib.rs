@@ -9,4 +9,5 @@
 pub mod core;
 pub mod record;
 pub mod solver;
+pub mod usi;
 pub mod verify;

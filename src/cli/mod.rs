@@ -12,6 +12,7 @@ mod moves;
 mod perft;
 mod record;
 mod solve;
+mod usi;
 mod verify;
 
 use std::fmt;
@@ -41,6 +42,7 @@ enum Command {
     Solve(solve::Args),
     Verify(verify::Args),
     Game(game::Args),
+    Usi(usi::Args),
 }
 
 /// What went wrong in a subcommand.
@@ -72,6 +74,9 @@ impl fmt::Display for CliError {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
+    if let Some(code) = usi::without_subcommand() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -81,6 +86,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    if let Command::Usi(args) = &cli.command {
+        return usi::main(args);
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = match &cli.command {
@@ -88,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::Moves(args) => moves::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Game(args) => game::run(args, &mut out),
+        Command::Usi(_) => Ok(()),
         Command::Verify(args) => match verify::run(args, &mut out) {
             Ok(true) => Ok(()),
             Ok(false) => {

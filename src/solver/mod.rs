@@ -27,7 +27,7 @@ mod search;
 pub mod tt;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::core::{Color, Move, PieceKind, Position};
@@ -134,6 +134,34 @@ impl Within {
     }
 }
 
+/// Counters of the running search, readable from other threads while it
+/// runs (for progress reports such as USI `info` lines): the nodes,
+/// published every 256 nodes, and the table's fill, every 65536.
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    hashfull: AtomicU32,
+}
+
+impl Progress {
+    /// Nodes of the running (or last) search so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Permille of the table in use, as last sampled.
+    pub fn hashfull(&self) -> u32 {
+        self.hashfull.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn publish(&self, nodes: u64, table: &Table) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+        if nodes & 0xffff == 0 {
+            self.hashfull.store(table.hashfull(), Ordering::Relaxed);
+        }
+    }
+}
+
 /// Why a position cannot be searched.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
@@ -148,6 +176,7 @@ pub struct Solver {
     table: Table,
     reps: Repetitions,
     stop: Arc<AtomicBool>,
+    progress: Arc<Progress>,
 }
 
 /// A key for the pieces out of play (in neither hand nor on the board).
@@ -173,6 +202,7 @@ impl Solver {
             table: Table::new(hash_mb),
             reps: Repetitions::new(1 << 20),
             stop: Arc::new(AtomicBool::new(false)),
+            progress: Arc::default(),
         }
     }
 
@@ -180,6 +210,11 @@ impl Solver {
     /// start of each search).
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// The counters of the running search, for another thread to read.
+    pub fn progress(&self) -> Arc<Progress> {
+        self.progress.clone()
     }
 
     /// Makes the whole table resident now (see [`tt::Table::prefault`]):
@@ -207,6 +242,7 @@ impl Solver {
         node_limit: u64,
         deadline: Option<Instant>,
     ) -> Search<'_> {
+        self.progress.nodes.store(0, Ordering::Relaxed);
         Search {
             table: &mut self.table,
             reps: &mut self.reps,
@@ -216,6 +252,7 @@ impl Solver {
             node_limit,
             deadline,
             stop: &self.stop,
+            progress: &self.progress,
             aborted: None,
             depth_cut: false,
             ply_limit: search::MAX_PLY,

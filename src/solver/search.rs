@@ -152,6 +152,7 @@ pub(crate) struct Search<'a> {
     pub node_limit: u64,
     pub deadline: Option<Instant>,
     pub stop: &'a AtomicBool,
+    pub progress: &'a super::Progress,
     pub aborted: Option<Limit>,
     pub depth_cut: bool,
     /// Lines are cut at this ply (counted from where `mid` was entered).
@@ -220,6 +221,7 @@ impl Search<'_> {
         if self.nodes >= self.node_limit {
             self.aborted = Some(Limit::Nodes);
         } else if self.nodes & 255 == 0 {
+            self.progress.publish(self.nodes, self.table);
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = Some(Limit::Stopped);
             } else if self.deadline.is_some_and(|d| Instant::now() >= d) {

@@ -1,0 +1,835 @@
+//! A USI mate engine: the protocol shogi GUIs (ShogiHome, ShogiGUI,
+//! 将棋所) use to ask an engine for a mate.
+//!
+//! [`run`] reads commands line by line ([`command::Command`]) and writes the
+//! answers; the search runs on a thread of its own, so `stop`, `isready` and
+//! `quit` are answered while it runs. `go mate <ms>|infinite` is answered by
+//! `checkmate <moves>` (the tsume-shogi answer, or the first proof's line
+//! when the time ran out reading it), `checkmate nomate` (proven) or
+//! `checkmate timeout` (not known when the time ran out, or at `stop`); a
+//! plain `go` by `bestmove <move>` when the side to move mates, else
+//! `bestmove resign`. While searching, an `info` line about once a second.
+//!
+//! ```
+//! use std::io::Cursor;
+//! let session = "usi\nsetoption name USI_Hash value 8\nisready\n\
+//!                position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\n\
+//!                go mate 10000\n\
+//!                position startpos moves 7g7f 3c3d 9z9z\n";
+//! let out = tsume::usi::run(Cursor::new(session), Vec::new()).unwrap();
+//! let out = String::from_utf8(out).unwrap();
+//! let lines: Vec<&str> = out.lines().collect();
+//! assert!(lines.contains(&"usiok") && lines.contains(&"readyok"));
+//! assert!(lines.contains(&"checkmate G*5b"), "{out}");
+//! assert!(lines.iter().any(|l| l.starts_with("info string error: position: move 3 (column 35)")), "{out}");
+//! ```
+
+pub mod command;
+pub mod options;
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::core::{Color, Move, Position};
+use crate::solver::{Limits, Outcome, Progress, SolveError, SolveResult, Solver};
+
+use command::{Clock, Command, CommandError, Go, MateTime};
+use options::Options;
+
+/// How often an `info` line is written during a search.
+const INFO_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Kept from the time a plain `go` may use, for the answer to reach the GUI.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(100);
+
+/// Times beyond this are taken as this (a deadline far in the future must
+/// not overflow the clock).
+const MAX_MILLIS: u64 = 366 * 24 * 3600 * 1000;
+
+fn millis(ms: u64) -> Duration {
+    Duration::from_millis(ms.min(MAX_MILLIS))
+}
+
+/// Runs a USI session: reads commands from `input` until `quit` or its end,
+/// writes the answers to `output` (flushed after each), and returns
+/// `output`. `quit` stops a running search, which answers with what it
+/// knows. At the end of the input a search with a time or node limit is
+/// finished and answered first; one without is stopped and answered.
+/// Lines that cannot be read get `info string error: ...` and the session
+/// goes on; commands that are not USI are ignored. Fails only when writing
+/// fails.
+pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W) -> io::Result<W> {
+    let mut engine = Engine::new(output);
+    let mut buf = Vec::new();
+    let result = loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => {
+                engine.finish_at_end_of_input();
+                break Ok(());
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                engine.stop(true);
+                break Err(e);
+            }
+        }
+        let step = match std::str::from_utf8(&buf) {
+            Ok(line) => engine.handle(line),
+            Err(e) => engine
+                .error(&format!(
+                    "the line is not valid UTF-8 (byte {})",
+                    e.valid_up_to() + 1
+                ))
+                .map(|()| Flow::Continue),
+        };
+        match step {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => {
+                // The running search answers with what it knows.
+                engine.stop(false);
+                break Ok(());
+            }
+            Err(e) => {
+                engine.stop(true);
+                break Err(e);
+            }
+        }
+    };
+    result?;
+    engine.into_output()
+}
+
+/// Whether the session goes on after a command.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The engine between commands.
+struct Engine<W> {
+    out: Arc<Mutex<W>>,
+    options: Options,
+    /// The solver, when no search holds it; built at `isready` or `go`.
+    solver: Option<Solver>,
+    /// The `USI_Hash` the solver was built with.
+    built_hash: usize,
+    /// The position of the last `position` command; `None` before one, or
+    /// after one that could not be read.
+    position: Option<Position>,
+    search: Option<Running>,
+}
+
+/// A search on its thread.
+struct Running {
+    handle: JoinHandle<Solver>,
+    shared: Arc<Shared>,
+    /// Whether it ends by itself (a time or node limit).
+    bounded: bool,
+    /// The time a pondering search may use after `ponderhit`.
+    after_ponderhit: Option<Duration>,
+    /// `go mate` (or a plain `go`).
+    mate: bool,
+}
+
+/// What the reader and the search threads share.
+struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+    /// The solver's stop flag.
+    stop: Arc<AtomicBool>,
+}
+
+#[derive(Default)]
+struct State {
+    /// The solver has returned.
+    done: bool,
+    /// The answer waits for `stop` (`go infinite`) or `ponderhit`.
+    hold: bool,
+    /// `stop`, `quit`, or the end of the input: the answer may go out.
+    released: bool,
+    /// The search is to stop now.
+    stop_requested: bool,
+    /// The search is to stop then (a pondering search after `ponderhit`).
+    deadline: Option<Instant>,
+    /// Do not answer (`gameover`).
+    silent: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Writes lines and flushes.
+fn send<W: Write>(out: &Mutex<W>, lines: &[String]) -> io::Result<()> {
+    let mut w = lock(out);
+    for line in lines {
+        writeln!(w, "{line}")?;
+    }
+    w.flush()
+}
+
+/// What one search is asked.
+struct Job {
+    pos: Position,
+    limits: Limits,
+    /// `go mate` (answered by `checkmate`) or a plain `go` (`bestmove`).
+    mate: bool,
+    /// Name a ponder move after `bestmove`.
+    ponder_move: bool,
+}
+
+impl<W: Write + Send + 'static> Engine<W> {
+    fn new(output: W) -> Engine<W> {
+        Engine {
+            out: Arc::new(Mutex::new(output)),
+            options: Options::default(),
+            solver: None,
+            built_hash: 0,
+            position: None,
+            search: None,
+        }
+    }
+
+    fn into_output(self) -> io::Result<W> {
+        let out = self.out.clone();
+        drop(self);
+        match Arc::try_unwrap(out) {
+            Ok(m) => Ok(m.into_inner().unwrap_or_else(PoisonError::into_inner)),
+            Err(_) => Err(io::Error::other("the search thread still holds the output")),
+        }
+    }
+
+    fn send(&self, lines: &[String]) -> io::Result<()> {
+        send(&self.out, lines)
+    }
+
+    fn error(&self, message: &str) -> io::Result<()> {
+        self.send(&[format!("info string error: {message}")])
+    }
+
+    fn handle(&mut self, line: &str) -> io::Result<Flow> {
+        let command = match line.parse::<Command>() {
+            Ok(c) => c,
+            // The protocol says to ignore what is not a command.
+            Err(CommandError::Empty | CommandError::Unknown(_)) => return Ok(Flow::Continue),
+            Err(e) => {
+                if matches!(e, CommandError::Position(_)) {
+                    // A `go` must not search the position before this one.
+                    self.position = None;
+                }
+                self.error(&e.to_string())?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match command {
+            Command::Usi => {
+                let mut lines = vec![
+                    format!("id name tsume {}", env!("CARGO_PKG_VERSION")),
+                    "id author the tsume authors".to_string(),
+                ];
+                lines.extend(Options::announce());
+                lines.push("usiok".to_string());
+                self.send(&lines)?;
+            }
+            Command::IsReady => {
+                self.reap();
+                if self.search.is_none() {
+                    // Build (or rebuild, after USI_Hash changed) the table now.
+                    let solver = self.take_solver();
+                    self.solver = Some(solver);
+                }
+                self.send(&["readyok".to_string()])?;
+            }
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.options.set(&name, value.as_deref()) {
+                    self.error(&e.to_string())?;
+                }
+            }
+            Command::UsiNewGame => {}
+            Command::Position(p) => self.position = Some(p.end),
+            Command::Go(go) => self.go(go)?,
+            Command::Stop => self.stop(false),
+            Command::PonderHit => self.ponderhit(),
+            Command::GameOver(_) => self.stop(true),
+            Command::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The solver, built with the current `USI_Hash`.
+    fn take_solver(&mut self) -> Solver {
+        if self.built_hash != self.options.hash_mb {
+            // Free the old table before allocating the new one.
+            self.solver = None;
+        }
+        match self.solver.take() {
+            Some(s) => s,
+            None => {
+                self.built_hash = self.options.hash_mb;
+                Solver::new(self.options.hash_mb)
+            }
+        }
+    }
+
+    /// Joins a search that has ended by itself.
+    fn reap(&mut self) {
+        if self.search.as_ref().is_some_and(|r| r.handle.is_finished()) {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) {
+        let Some(r) = self.search.take() else {
+            return;
+        };
+        match r.handle.join() {
+            Ok(solver) => self.solver = Some(solver),
+            Err(_) => {
+                // It died before answering; the GUI waits for an answer.
+                let answer = if r.mate {
+                    "checkmate timeout"
+                } else {
+                    "bestmove resign"
+                };
+                let _ = self.error("the search failed (an internal error); the table is rebuilt");
+                let _ = self.send(&[answer.to_string()]);
+            }
+        }
+    }
+
+    /// Stops the running search and waits for its answer (none when
+    /// `silent`).
+    fn stop(&mut self, silent: bool) {
+        if let Some(r) = &self.search {
+            let mut st = lock(&r.shared.state);
+            st.stop_requested = true;
+            st.released = true;
+            st.silent |= silent;
+            drop(st);
+            r.shared.stop.store(true, Ordering::SeqCst);
+            r.shared.wake.notify_all();
+        }
+        self.join();
+    }
+
+    fn ponderhit(&mut self) {
+        if let Some(r) = &self.search {
+            let mut st = lock(&r.shared.state);
+            st.hold = false;
+            st.deadline = r.after_ponderhit.map(|t| Instant::now() + t);
+            drop(st);
+            r.shared.wake.notify_all();
+        }
+    }
+
+    fn finish_at_end_of_input(&mut self) {
+        match &self.search {
+            Some(r) if r.bounded => {
+                let mut st = lock(&r.shared.state);
+                st.released = true;
+                drop(st);
+                r.shared.wake.notify_all();
+                self.join();
+            }
+            _ => self.stop(false),
+        }
+    }
+
+    fn go(&mut self, go: Go) -> io::Result<()> {
+        self.reap();
+        match &self.search {
+            // Commands are taken in order: a search that ends by itself is
+            // waited for (a GUI waits for the answer anyway; a script piping
+            // commands need not).
+            Some(r) if r.bounded && !lock(&r.shared.state).hold => self.join(),
+            Some(_) => {
+                return self.error(
+                    "a search without a limit is running: send `stop` first; this `go` is ignored",
+                );
+            }
+            None => {}
+        }
+        let mate = matches!(go, Go::Mate(_));
+        let Some(pos) = self.position.clone() else {
+            self.error("no position to search: the last `position` command was missing or could not be read")?;
+            let answer = if mate {
+                "checkmate timeout"
+            } else {
+                "bestmove resign"
+            };
+            return self.send(&[answer.to_string()]);
+        };
+        let mut limits = Limits {
+            nodes: (self.options.mate_nodes > 0).then_some(self.options.mate_nodes),
+            time: None,
+            defender_to_move: false,
+            shortest: self.options.shortest,
+        };
+        let (mut hold, mut after_ponderhit) = (false, None);
+        match &go {
+            Go::Mate(MateTime::Millis(ms)) => limits.time = Some(millis(*ms)),
+            Go::Mate(MateTime::Infinite) => {}
+            Go::Play(clock) if clock.ponder => {
+                hold = true;
+                after_ponderhit = budget(clock, pos.side_to_move());
+            }
+            Go::Play(clock) if clock.infinite => hold = true,
+            Go::Play(clock) => limits.time = budget(clock, pos.side_to_move()),
+        }
+        let bounded = limits.time.is_some() || limits.nodes.is_some();
+        let mut solver = self.take_solver();
+        // Each search starts from an empty table (a cheap generation bump),
+        // so an answer does not depend on the searches before it.
+        solver.clear();
+        let stop = solver.stop_flag();
+        stop.store(false, Ordering::SeqCst);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                hold,
+                ..State::default()
+            }),
+            wake: Condvar::new(),
+            stop,
+        });
+        let job = Job {
+            pos,
+            limits,
+            mate,
+            ponder_move: self.options.ponder,
+        };
+        let (thread_shared, out) = (shared.clone(), self.out.clone());
+        let handle = std::thread::Builder::new()
+            .name("usi-search".to_string())
+            // As much as the main thread has; the solver grows its own stack
+            // on deep lines.
+            .stack_size(8 << 20)
+            .spawn(move || search_thread(solver, job, &thread_shared, &out))?;
+        self.search = Some(Running {
+            handle,
+            shared,
+            bounded,
+            after_ponderhit,
+            mate,
+        });
+        Ok(())
+    }
+}
+
+impl<W> Drop for Engine<W> {
+    fn drop(&mut self) {
+        if let Some(r) = self.search.take() {
+            lock(&r.shared.state).silent = true;
+            lock(&r.shared.state).released = true;
+            r.shared.stop.store(true, Ordering::SeqCst);
+            r.shared.wake.notify_all();
+            let _ = r.handle.join();
+        }
+    }
+}
+
+/// The time a plain `go` may use: `movetime`; or a twentieth of the side's
+/// remaining time plus its increment and byoyomi, less a margin for the answer to reach the GUI; no limit when the
+/// command gives no time.
+fn budget(clock: &Clock, side: Color) -> Option<Duration> {
+    if let Some(ms) = clock.movetime {
+        return Some(millis(ms).saturating_sub(MOVE_OVERHEAD / 2));
+    }
+    let (time, inc) = match side {
+        Color::Black => (clock.btime, clock.binc),
+        Color::White => (clock.wtime, clock.winc),
+    };
+    if time.is_none() && inc.is_none() && clock.byoyomi.is_none() {
+        return None;
+    }
+    let (time, extra) = (
+        time.unwrap_or(0),
+        inc.unwrap_or(0).saturating_add(clock.byoyomi.unwrap_or(0)),
+    );
+    let ms = (time / 20).saturating_add(extra);
+    Some(
+        millis(ms)
+            .saturating_sub(MOVE_OVERHEAD)
+            .max(Duration::from_millis(10)),
+    )
+}
+
+/// Runs one search, writes `info` lines while it runs, waits while its
+/// answer is held, writes the answer, and gives the solver back.
+fn search_thread<W: Write + Send>(
+    mut solver: Solver,
+    job: Job,
+    shared: &Shared,
+    out: &Mutex<W>,
+) -> Solver {
+    let start = Instant::now();
+    let progress = solver.progress();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| monitor(shared, &progress, start, out));
+        // The monitor ends also if the solver panics.
+        let _done = Done(shared);
+        solver.solve(&job.pos, &job.limits)
+    });
+    let hashfull = solver.hashfull();
+    let mut st = lock(&shared.state);
+    while st.hold && !st.released {
+        st = shared.wake.wait(st).unwrap_or_else(PoisonError::into_inner);
+    }
+    let silent = st.silent;
+    drop(st);
+    if !silent {
+        // The reader thread notices a closed output itself.
+        let _ = send(out, &answer(&job, result, hashfull, start.elapsed()));
+    }
+    solver
+}
+
+/// Tells the monitor that the search is over, when dropped.
+struct Done<'a>(&'a Shared);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.state).done = true;
+        self.0.wake.notify_all();
+    }
+}
+
+/// Writes an `info` line about once a second until the search is done, and
+/// stops it when asked (again and again: the flag is set before the search
+/// starts, and a solver may clear it at the start) or when its deadline
+/// passes.
+fn monitor<W: Write>(shared: &Shared, progress: &Progress, start: Instant, out: &Mutex<W>) {
+    let mut next_info = start + INFO_INTERVAL;
+    let mut st = lock(&shared.state);
+    loop {
+        if st.done {
+            return;
+        }
+        let now = Instant::now();
+        if st.stop_requested || st.deadline.is_some_and(|d| now >= d) {
+            shared.stop.store(true, Ordering::SeqCst);
+        }
+        if now >= next_info {
+            drop(st);
+            let line = stats(progress.nodes(), now - start, progress.hashfull());
+            let _ = send(out, &[line]);
+            next_info = now + INFO_INTERVAL;
+            st = lock(&shared.state);
+            continue;
+        }
+        let mut wait = next_info - now;
+        if st.stop_requested {
+            wait = wait.min(Duration::from_millis(20));
+        }
+        if let Some(d) = st.deadline {
+            wait = wait.min(
+                d.saturating_duration_since(now)
+                    .max(Duration::from_millis(1)),
+            );
+        }
+        st = shared
+            .wake
+            .wait_timeout(st, wait)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0;
+    }
+}
+
+/// `info time T nodes N nps X hashfull H`.
+fn stats(nodes: u64, elapsed: Duration, hashfull: u32) -> String {
+    let ms = elapsed.as_millis();
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+    format!("info time {ms} nodes {nodes} nps {nps} hashfull {hashfull}")
+}
+
+fn line_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The lines that end a search: the last `info`, an `info string` saying
+/// what the answer is, and `checkmate ...` or `bestmove ...`.
+fn answer(
+    job: &Job,
+    result: Result<SolveResult, SolveError>,
+    hashfull: u32,
+    elapsed: Duration,
+) -> Vec<String> {
+    let give_up = if job.mate {
+        "checkmate nomate"
+    } else {
+        "bestmove resign"
+    };
+    let r = match result {
+        Ok(r) => r,
+        Err(e) => return vec![format!("info string {e}"), give_up.to_string()],
+    };
+    let mut info = stats(r.nodes, elapsed, hashfull);
+    let (note, last) = match &r.outcome {
+        Outcome::Mate { moves } if !moves.is_empty() => {
+            let pv = line_text(moves);
+            info.push_str(&format!(" score mate {} pv {pv}", moves.len()));
+            let note = if r.exact {
+                format!("mate in {}: the tsume answer", moves.len())
+            } else if job.limits.shortest {
+                format!(
+                    "mate in {}: the first proof's line (reading the tsume answer ran out of time or nodes); a shorter mate may exist",
+                    moves.len()
+                )
+            } else {
+                format!(
+                    "mate in {}: the first proof's line (ShortestAnswer is off); a shorter mate may exist",
+                    moves.len()
+                )
+            };
+            let last = if job.mate {
+                format!("checkmate {pv}")
+            } else {
+                match moves.get(1).filter(|_| job.ponder_move) {
+                    Some(_) => format!("bestmove {} ponder {}", moves[0], moves[1]),
+                    None => format!("bestmove {}", moves[0]),
+                }
+            };
+            (note, last)
+        }
+        Outcome::Mate { .. } | Outcome::NoMate => {
+            ("no mate: proven".to_string(), give_up.to_string())
+        }
+        Outcome::Unknown(limit) => (
+            format!("unknown: {limit}"),
+            if job.mate {
+                "checkmate timeout".to_string()
+            } else {
+                "bestmove resign".to_string()
+            },
+        ),
+    };
+    vec![info, format!("info string {note}"), last]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn session(input: &str) -> Vec<String> {
+        let out = run(Cursor::new(input.to_string()), Vec::new()).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    const ONE: &str = "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+
+    #[test]
+    fn budget_splits_the_clock() {
+        let clock = |s: &str| match s.parse::<Command>() {
+            Ok(Command::Go(Go::Play(c))) => c,
+            other => panic!("{other:?}"),
+        };
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis());
+        assert_eq!(
+            ms(budget(
+                &clock("go btime 0 wtime 0 byoyomi 1000"),
+                Color::Black
+            )),
+            Some(900)
+        );
+        assert_eq!(
+            ms(budget(&clock("go btime 60000 wtime 2000"), Color::Black)),
+            Some(2900)
+        );
+        assert_eq!(
+            ms(budget(&clock("go btime 60000 wtime 2000"), Color::White)),
+            Some(10)
+        );
+        assert_eq!(
+            ms(budget(
+                &clock("go btime 0 wtime 0 winc 500 binc 0"),
+                Color::White
+            )),
+            Some(400)
+        );
+        assert_eq!(
+            ms(budget(&clock("go movetime 1000"), Color::White)),
+            Some(950)
+        );
+        assert_eq!(budget(&clock("go"), Color::White), None);
+        // Absurd times do not overflow the clock.
+        let huge = budget(
+            &clock("go btime 18446744073709551615 byoyomi 18446744073709551615"),
+            Color::Black,
+        );
+        assert_eq!(ms(huge), Some(u128::from(MAX_MILLIS) - 100));
+    }
+
+    #[test]
+    fn mate_nomate_and_bestmove() {
+        let out = session(&format!(
+            "setoption name USI_Hash value 4\n{ONE}\ngo mate 18446744073709551615\n\
+             position sfen 4k4/9/9/9/9/9/9/9/9 b P 1\ngo mate 5000\n\
+             {ONE}\ngo btime 0 wtime 0 byoyomi 1000\n\
+             position startpos\ngo btime 0 wtime 0 byoyomi 1000\n"
+        ));
+        let answers: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("checkmate") || l.starts_with("bestmove"))
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                "checkmate G*5b",
+                "checkmate nomate",
+                "bestmove G*5b",
+                "bestmove resign"
+            ]
+        );
+        assert!(
+            out.iter().any(|l| l.ends_with("score mate 1 pv G*5b")),
+            "{out:?}"
+        );
+        assert!(out.contains(&"info string mate in 1: the tsume answer".to_string()));
+    }
+
+    /// The nodes of the final `info` line and the `info string` and
+    /// `checkmate` lines of a session of one search.
+    fn one_search(setup: &str) -> (u64, String, String) {
+        let out = session(&format!(
+            "setoption name USI_Hash value 4\n{setup}\nposition sfen {PROVEN}\ngo mate 60000\n"
+        ));
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info time"))
+            .unwrap();
+        let nodes = info.split(' ').nth(4).and_then(|n| n.parse().ok()).unwrap();
+        let note = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info string"))
+            .unwrap();
+        (nodes, note.clone(), out.last().unwrap().clone())
+    }
+
+    /// Its tsume answer costs nodes beyond the proof.
+    const PROVEN: &str = "ln7/1k1+P5/1pp1S4/p8/9/2P6/9/9/9 b BGN2rbg2s2n3l13p 1";
+
+    #[test]
+    fn a_mate_proven_before_the_limit_is_reported_with_its_first_line() {
+        let (first_nodes, note, first) = one_search("setoption name ShortestAnswer value false");
+        assert!(
+            note.contains("the first proof's line (ShortestAnswer is off)"),
+            "{note}"
+        );
+        let (full_nodes, note, full) = one_search("");
+        assert!(note.ends_with("the tsume answer"), "{note}");
+        assert!(full_nodes > first_nodes + 1);
+        // A node limit that lets the proof through but not the answer.
+        let (_, note, cut) = one_search(&format!(
+            "setoption name MateNodes value {}",
+            first_nodes + 1
+        ));
+        assert_eq!(cut, first);
+        assert!(note.contains("ran out of time or nodes"), "{note}");
+        let pos: Position = PROVEN.parse().unwrap();
+        for answer in [&first, &full] {
+            let moves: Vec<Move> = answer
+                .strip_prefix("checkmate ")
+                .unwrap()
+                .split(' ')
+                .scan(pos.clone(), |p, m| {
+                    let m = p.parse_move(m).unwrap();
+                    p.do_move(m);
+                    Some(m)
+                })
+                .collect();
+            assert!(crate::solver::is_mating_line(&pos, &moves, Color::Black));
+        }
+    }
+
+    #[test]
+    fn the_side_to_move_in_check_may_mate_with_a_checking_evasion() {
+        use crate::solver::{exhaustive, is_mating_line};
+        // Black is in check from the lance on 1c; taking it with the rook
+        // mates.
+        let sfen = "8k/6G2/4R3l/9/9/9/9/9/8K b - 1";
+        let pos: Position = sfen.parse().unwrap();
+        assert!(pos.in_check());
+        assert_eq!(exhaustive::shortest_mate(&pos, 3), Some(1));
+        let out = session(&format!("position sfen {sfen}\ngo mate 5000\n"));
+        let last = out.last().unwrap();
+        let moves: Vec<Move> = last
+            .strip_prefix("checkmate ")
+            .unwrap()
+            .split(' ')
+            .map(|m| pos.parse_move(m).unwrap())
+            .collect();
+        assert_eq!(moves.len(), 1, "{out:?}");
+        assert!(is_mating_line(&pos, &moves, Color::Black));
+        // Without the gold the king escapes: no mate, proven.
+        let out = session("position sfen 8k/9/4R3l/9/9/9/9/9/8K b - 1\ngo mate 5000\n");
+        assert_eq!(out.last().unwrap(), "checkmate nomate", "{out:?}");
+    }
+
+    #[test]
+    fn what_cannot_be_read_is_reported_and_the_session_goes_on() {
+        let out = session(&format!(
+            "bogus command\n\nsetoption name USI_Hash value 0\nsetoption name Nothing value 1\n\
+             go mate soon\nposition sfen 4k4/9/9 b - 1\ngo mate 100\n\
+             position sfen 9/9/9/9/9/9/9/9/9 b G 1\ngo mate 100\n{ONE}\ngo mate 1000\nisready\n"
+        ));
+        let errors: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .collect();
+        assert_eq!(errors.len(), 5, "{out:?}");
+        assert!(
+            errors[0].contains("USI_Hash: 0 is out of range"),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[1].contains("unknown option `Nothing`"),
+            "{}",
+            errors[1]
+        );
+        assert!(errors[2].contains("`soon` at column 9"), "{}", errors[2]);
+        assert!(errors[3].contains("position: bad SFEN"), "{}", errors[3]);
+        assert!(errors[4].contains("no position to search"), "{}", errors[4]);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string the defender") && l.contains("has no king")),
+            "{out:?}"
+        );
+        // `isready` is answered at once, also during a search.
+        assert!(out.contains(&"readyok".to_string()));
+        let answers: Vec<&String> = out.iter().filter(|l| l.starts_with("checkmate")).collect();
+        assert_eq!(
+            answers,
+            ["checkmate timeout", "checkmate nomate", "checkmate G*5b"]
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error_line() {
+        let mut input = b"usi\n".to_vec();
+        input.extend_from_slice(b"position sfen \xff\n");
+        input.extend_from_slice(b"isready\n");
+        let out = run(Cursor::new(input), Vec::new()).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("info string error: the line is not valid UTF-8 (byte 15)"),
+            "{out}"
+        );
+        assert!(out.ends_with("readyok\n"), "{out}");
+    }
+}

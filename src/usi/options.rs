@@ -1,0 +1,228 @@
+//! The engine's USI options: what `usi` announces, what `setoption` sets.
+//!
+//! ```
+//! use tsume::usi::options::{OptionError, Options};
+//! let mut options = Options::default();
+//! options.set("USI_Hash", Some("64")).unwrap();
+//! assert_eq!(options.hash_mb, 64);
+//! options.set("ShortestAnswer", Some("false")).unwrap();
+//! assert!(!options.shortest);
+//! assert!(matches!(
+//!     options.set("MateNodes", Some("-3")),
+//!     Err(OptionError::NotANumber { .. })
+//! ));
+//! // `usi` announces each option with its type, default and range.
+//! let announced = Options::announce();
+//! assert!(announced.contains(&"option name USI_Hash type spin default 256 min 1 max 65536".to_string()));
+//! ```
+
+use std::fmt;
+
+/// The option values the engine searches with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `USI_Hash`: the solver's table in megabytes (rebuilt at the next
+    /// `isready` or search when it changes).
+    pub hash_mb: usize,
+    /// `USI_Ponder`: accepted; when on, `bestmove` names a ponder move.
+    pub ponder: bool,
+    /// `MateNodes`: stop a search after this many nodes (0: no limit).
+    pub mate_nodes: u64,
+    /// `ShortestAnswer`: after the proof, read the tsume-shogi answer
+    /// (shortest attack, longest defence, useless interpositions not
+    /// counted); off: report the first proof's line at once.
+    pub shortest: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 256,
+            ponder: false,
+            mate_nodes: 0,
+            shortest: true,
+        }
+    }
+}
+
+/// The type of a USI option, with its range.
+#[derive(Copy, Clone, Debug)]
+enum Kind {
+    Spin { min: u64, max: u64 },
+    Check,
+}
+
+/// The options, in the order `usi` announces them.
+const SPECS: [(&str, Kind); 4] = [
+    ("USI_Hash", Kind::Spin { min: 1, max: 65536 }),
+    ("USI_Ponder", Kind::Check),
+    (
+        "MateNodes",
+        Kind::Spin {
+            min: 0,
+            max: 2_000_000_000,
+        },
+    ),
+    ("ShortestAnswer", Kind::Check),
+];
+
+/// A `setoption` the engine cannot take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    #[error(
+        "unknown option `{0}` (the options are USI_Hash, USI_Ponder, MateNodes, ShortestAnswer)"
+    )]
+    Unknown(String),
+    #[error("option {name} needs a value (`setoption name {name} value ...`)")]
+    MissingValue { name: &'static str },
+    #[error("option {name}: `{value}` is not a whole number from {min} to {max}")]
+    NotANumber {
+        name: &'static str,
+        value: String,
+        min: u64,
+        max: u64,
+    },
+    #[error("option {name}: {value} is out of range, expected {min} to {max}")]
+    OutOfRange {
+        name: &'static str,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
+    #[error("option {name}: `{value}` is neither `true` nor `false`")]
+    NotABool { name: &'static str, value: String },
+}
+
+impl Options {
+    /// The `option name ...` lines `usi` answers with (types, defaults,
+    /// ranges).
+    pub fn announce() -> Vec<String> {
+        let defaults = Options::default();
+        SPECS
+            .iter()
+            .map(|&(name, kind)| {
+                let default = defaults.value(name);
+                match kind {
+                    Kind::Spin { min, max } => format!(
+                        "option name {name} type spin default {default} min {min} max {max}"
+                    ),
+                    Kind::Check => format!("option name {name} type check default {default}"),
+                }
+            })
+            .collect()
+    }
+
+    /// The current value of an option, as USI writes it.
+    fn value(&self, name: &str) -> String {
+        match name {
+            "USI_Hash" => self.hash_mb.to_string(),
+            "USI_Ponder" => self.ponder.to_string(),
+            "MateNodes" => self.mate_nodes.to_string(),
+            _ => self.shortest.to_string(),
+        }
+    }
+
+    /// Sets an option from `setoption name NAME value VALUE` (names are
+    /// matched without regard to case). On error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        let Some(&(name, kind)) = SPECS.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) else {
+            return Err(OptionError::Unknown(name.to_string()));
+        };
+        let value = value.ok_or(OptionError::MissingValue { name })?.trim();
+        match kind {
+            Kind::Spin { min, max } => {
+                let n: u64 = value.parse().map_err(|_| OptionError::NotANumber {
+                    name,
+                    value: value.to_string(),
+                    min,
+                    max,
+                })?;
+                if n < min || n > max {
+                    return Err(OptionError::OutOfRange {
+                        name,
+                        value: n,
+                        min,
+                        max,
+                    });
+                }
+                match name {
+                    "USI_Hash" => self.hash_mb = usize::try_from(n).unwrap_or(usize::MAX),
+                    _ => self.mate_nodes = n,
+                }
+            }
+            Kind::Check => {
+                let b = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(OptionError::NotABool {
+                            name,
+                            value: value.to_string(),
+                        });
+                    }
+                };
+                match name {
+                    "USI_Ponder" => self.ponder = b,
+                    _ => self.shortest = b,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Options {
+    /// Writes the values as the `setoption` commands that set them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (name, _)) in SPECS.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "setoption name {name} value {}", self.value(name))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_values_change_nothing_and_say_why() {
+        let mut o = Options::default();
+        let before = o.clone();
+        let e = o.set("USI_Hash", Some("0")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "option USI_Hash: 0 is out of range, expected 1 to 65536"
+        );
+        let e = o.set("usi_hash", Some("lots")).unwrap_err();
+        assert!(e.to_string().contains("`lots`"), "{e}");
+        let e = o.set("ShortestAnswer", Some("yes")).unwrap_err();
+        assert!(matches!(e, OptionError::NotABool { .. }), "{e}");
+        let e = o.set("MateNodes", None).unwrap_err();
+        assert_eq!(e, OptionError::MissingValue { name: "MateNodes" });
+        let e = o.set("Threads", Some("4")).unwrap_err();
+        assert_eq!(e, OptionError::Unknown("Threads".to_string()));
+        assert_eq!(o, before);
+    }
+
+    #[test]
+    fn display_round_trips_through_set() {
+        let mut o = Options::default();
+        o.set("USI_Hash", Some("32")).unwrap();
+        o.set("USI_Ponder", Some("true")).unwrap();
+        o.set("matenodes", Some("1000")).unwrap();
+        o.set("ShortestAnswer", Some("FALSE")).unwrap();
+        let mut back = Options::default();
+        for line in o.to_string().lines() {
+            let rest = line.strip_prefix("setoption name ").unwrap();
+            let (name, value) = rest.split_once(" value ").unwrap();
+            back.set(name, Some(value)).unwrap();
+        }
+        assert_eq!(back, o);
+        assert_eq!(o.mate_nodes, 1000);
+        assert!(o.ponder && !o.shortest);
+    }
+}
