@@ -30,6 +30,10 @@
 //!   solution leaves the main line is reported with the reason
 //!   ([`FindingKind::DepartsFromSolution`]).
 //!
+//! When a limit leaves the main line unproven (not the shortest mate),
+//! nothing is judged against it: the verdict is [`Verdict::Unknown`], with
+//! the departure from a given solution still reported.
+//!
 //! Every search shares the solver's table, so the positions of the main
 //! line and its side lines are proven once.
 //!
@@ -256,7 +260,17 @@ pub fn verify(
         }
     };
     v.compare_with_given(pos, &main_line)?;
-    v.walk_main_line(pos, &main_line)?;
+    if exact {
+        v.walk_main_line(pos, &main_line)?;
+    } else if let Some(&first) = main_line.first() {
+        // Alternatives are judged against the moves the main line leaves:
+        // unproven, they would call a mere shortcut of this line 余詰.
+        v.unchecked(
+            1,
+            first,
+            "the main line is not proven shortest within the limits: alternatives are not judged",
+        );
+    }
     let verdict = if !v.findings.iter().all(|f| f.kind.is_minor()) {
         Verdict::Flawed
     } else if !exact || v.findings.iter().any(|f| f.kind == FindingKind::Unchecked) {

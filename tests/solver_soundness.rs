@@ -466,9 +466,10 @@ fn attacker_checked_on_line(pos: &Position, moves: &[Move], attacker: Color) -> 
 /// Compares the solver with the exhaustive search on one position.
 /// Returns the solver's outcome, the exhaustive shortest mate (plain
 /// counting: whether a position is mated does not depend on the counting),
-/// and a description of a disagreement. A mate's length must be the tsume
-/// shortest mate (`tsume_shortest_mate`, never longer than the plain one)
-/// when that is within `plies`, and longer than `plies` otherwise.
+/// and a description of a disagreement. An exact mate's length must be the
+/// tsume shortest mate (`tsume_shortest_mate`, never longer than the plain
+/// one) when that is within `plies`, and longer than `plies` otherwise; a
+/// first proof's line (not exact) must be a mate.
 fn differential(
     solver: &mut Solver,
     pos: &Position,
@@ -506,7 +507,11 @@ fn differential(
             // else perhaps still within `plies`.
             let tsume = tsume_shortest_mate(pos, truth.unwrap_or(plies));
             let len = moves.len() as u32;
+            // Only an exact answer has a length to compare: a first proof's
+            // line (the answer ran out of nodes) may follow a shorter
+            // defence; it is checked as a mate, by the walk below.
             if why.is_none()
+                && r.exact
                 && (tsume.is_some_and(|n| n != len) || (tsume.is_none() && len <= plies))
             {
                 why = Some(format!(

@@ -209,3 +209,26 @@ fn a_non_promotion_that_transposes_into_the_main_line_is_no_alternative() {
         r.findings
     );
 }
+
+/// 将棋無双 第50番 with too few nodes for the answer: the first proof's
+/// line is no main line to judge alternatives against (a shorter mate would
+/// look like 余詰), so nothing is judged and the verdict is unknown.
+#[test]
+fn an_unproven_main_line_leaves_the_verdict_unknown() {
+    let sfen = "9/4nR2g/9/7P+b/4p1s1P/6Bk1/6L+l1/9/6P1+R b 3S3g3n2l14p 1";
+    let options = Options {
+        main_nodes: Some(100_000),
+        ..Options::default()
+    };
+    let r = run(sfen, options);
+    assert!(!r.exact);
+    assert_eq!(r.verdict, Verdict::Unknown, "{:?}", r.findings);
+    assert_eq!(kinds(&r), vec![(FindingKind::Unchecked, 1)]);
+    // Still a mate, replayed.
+    let pos: Position = sfen.parse().unwrap();
+    assert!(tsume::solver::is_mating_line(
+        &pos,
+        &r.main_line,
+        pos.side_to_move()
+    ));
+}

@@ -358,7 +358,10 @@ impl Solver {
                         .max(ANSWER_MIN_NODES);
                     search.node_limit = node_limit.min(search.nodes.saturating_add(allowance));
                 }
+                // An answer cut short by a limit is no better than the
+                // first proof's line (it may follow a shorter defence).
                 if let Some(a) = answer::answer(&mut search, pos, upper)
+                    && (a.exact || found.is_none())
                     && is_tsume_line(pos, &a.moves, attacker)
                     && a.moves.len() as u32 <= upper
                 {
