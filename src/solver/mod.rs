@@ -206,8 +206,9 @@ impl Solver {
         }
     }
 
-    /// A flag that stops the running search when set (it is cleared at the
-    /// start of each search).
+    /// A flag that stops the running search when set. It stays set (every
+    /// later search stops at once, as Ctrl-C wants) until the caller
+    /// clears it.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
