@@ -30,9 +30,11 @@
 //!   solution leaves the main line is reported with the reason
 //!   ([`FindingKind::DepartsFromSolution`]).
 //!
-//! When a limit leaves the main line unproven (not the shortest mate),
-//! nothing is judged against it: the verdict is [`Verdict::Unknown`], with
-//! the departure from a given solution still reported.
+//! The main line's search has the solver's own allowance (see
+//! [`Solver::solve`]) unless [`Options::main_nodes`] says otherwise. When a
+//! limit leaves the main line unproven (not the shortest mate), nothing is
+//! judged against it, not even a given solution: the verdict is
+//! [`Verdict::Unknown`].
 //!
 //! Every search shares the solver's table, so the positions of the main
 //! line and its side lines are proven once.
@@ -73,7 +75,8 @@ pub struct Options {
     pub length: Option<u32>,
     /// Nodes for each search of an alternative or a side line.
     pub nodes_per_search: u64,
-    /// Nodes for the search of the main line.
+    /// Nodes for the search of the main line (`None`: the solver's own
+    /// allowance for the proof and its answer).
     pub main_nodes: Option<u64>,
     /// Time for the whole verification.
     pub time: Option<Duration>,
@@ -232,7 +235,8 @@ pub fn verify(
         nodes: 0,
         findings: Vec::new(),
     };
-    let main = v.solve(pos, false, options.main_nodes)?;
+    // The main line gets the solver's own allowance unless told otherwise.
+    let main = v.solve_within(pos, false, options.main_nodes)?;
     let (main_line, exact) = match main {
         Solved::Mate(line, exact) => (line, exact),
         Solved::NoMate | Solved::Unknown => {
@@ -259,16 +263,17 @@ pub fn verify(
             });
         }
     };
-    v.compare_with_given(pos, &main_line)?;
     if exact {
+        v.compare_with_given(pos, &main_line)?;
         v.walk_main_line(pos, &main_line)?;
     } else if let Some(&first) = main_line.first() {
-        // Alternatives are judged against the moves the main line leaves:
-        // unproven, they would call a mere shortcut of this line 余詰.
+        // Alternatives and the given solution are judged against the moves
+        // the main line leaves: unproven, they would call a mere shortcut
+        // of this line 余詰, or its length 早詰.
         v.unchecked(
             1,
             first,
-            "the main line is not proven shortest within the limits: alternatives are not judged",
+            "the main line is not proven shortest within the limits: nothing is judged against it",
         );
     }
     let verdict = if !v.findings.iter().all(|f| f.kind.is_minor()) {
@@ -304,6 +309,18 @@ impl Verifier<'_> {
         defender: bool,
         nodes: Option<u64>,
     ) -> Result<Solved, SolveError> {
+        let nodes = nodes.unwrap_or(self.options.nodes_per_search);
+        self.solve_within(pos, defender, Some(nodes))
+    }
+
+    /// [`solve`](Self::solve) with `nodes` as given: `None` leaves the
+    /// solver's own allowance.
+    fn solve_within(
+        &mut self,
+        pos: &Position,
+        defender: bool,
+        nodes: Option<u64>,
+    ) -> Result<Solved, SolveError> {
         let time = self
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
@@ -313,7 +330,7 @@ impl Verifier<'_> {
         let r = self.solver.solve(
             pos,
             &Limits {
-                nodes: Some(nodes.unwrap_or(self.options.nodes_per_search)),
+                nodes,
                 time,
                 defender_to_move: defender,
                 shortest: true,

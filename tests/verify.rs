@@ -232,3 +232,23 @@ fn an_unproven_main_line_leaves_the_verdict_unknown() {
         pos.side_to_move()
     ));
 }
+
+/// 将棋無双 第11番, 31 plies: sound with its published solution (its side
+/// lines have minor findings only), in seconds.
+#[test]
+fn a_sound_classical_problem_of_31_plies() {
+    let row = common::problems("musou.tsv")
+        .into_iter()
+        .find(|r| r.name.contains("(musou-011)"))
+        .expect("musou-011 in problems/musou.tsv");
+    let pos: Position = row.sfen.parse().unwrap();
+    let options = Options {
+        solution: Some(moves(&row.sfen, &row.solution.join(" "))),
+        ..Options::default()
+    };
+    let r = verify(&mut Solver::new(256), &pos, &options).unwrap();
+    assert!(r.exact);
+    assert_eq!(r.main_line.len(), 31);
+    assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
+    assert!(r.findings.iter().all(|f| f.kind.is_minor()));
+}
