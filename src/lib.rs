@@ -3,8 +3,9 @@
 //! The crate is built in floors: [`core`] holds the rules of shogi (board,
 //! SFEN, exact move generation); [`solver`] is the mate search over it and
 //! reads the tsume-shogi answer; [`verify`] checks composed problems with
-//! the solver.
+//! the solver; [`batch`] solves many problems on all cores.
 
+pub mod batch;
 pub mod core;
 pub mod solver;
 pub mod verify;
