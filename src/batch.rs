@@ -379,15 +379,11 @@ impl fmt::Display for Progress {
         match self.total {
             Some(total) => {
                 let done = self.done.min(total);
-                let filled = if total == 0 {
-                    WIDTH
-                } else {
-                    done * WIDTH / total
-                };
+                let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
                 let bar: String = (0..WIDTH)
                     .map(|i| if i < filled { '#' } else { '-' })
                     .collect();
-                let percent = if total == 0 { 100 } else { done * 100 / total };
+                let percent = (done * 100).checked_div(total).unwrap_or(100);
                 write!(f, "[{bar}] {}/{total} {percent}%", self.done)?;
             }
             None => write!(f, "{} done", self.done)?,
