@@ -72,6 +72,7 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 ///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
 ///   tsume solve 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 --json
 ///   tsume solve --file problems/misc_small.tsv --time 10
+///   tsume solve --file problems/tanuki_generated.tsv --jobs 2 --json > out.jsonl
 ///   cut -f1 problems/tsumemi_samples.tsv | tsume solve - --json
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
@@ -96,7 +97,7 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: u64,
 
-    /// The number of the file's first line (default 1), for a shard cut
+    /// The number of the first line of the file or stdin, for a shard cut
     /// from a bigger file: lines are then reported as in the whole file
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -560,9 +561,15 @@ fn install_interrupt_handler(interrupted: Arc<AtomicBool>) {
             let _ = writeln!(io::stderr(), "interrupted again: exiting");
             std::process::exit(i32::from(INTERRUPTED_EXIT));
         }
+        // Over the progress bar, if there is one.
+        let clear = if io::stderr().is_terminal() {
+            "\r\x1b[2K"
+        } else {
+            ""
+        };
         let _ = writeln!(
             io::stderr(),
-            "\ninterrupted: stopping (Ctrl-C again to exit at once)"
+            "{clear}interrupted: stopping (Ctrl-C again to exit at once)"
         );
     });
     if let Err(e) = result {
