@@ -179,7 +179,8 @@ fn ctrl_c_stops_both_workers() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the tsume binary runs");
-    std::thread::sleep(Duration::from_millis(500));
+    // Long enough for both workers to start, even on a busy machine.
+    std::thread::sleep(Duration::from_millis(1000));
     let sent = Instant::now();
     let kill = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
