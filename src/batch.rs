@@ -532,6 +532,43 @@ mod tests {
     }
 
     #[test]
+    fn read_ahead_is_bounded() {
+        // A slow first problem (a search cut at a node limit) and many quick
+        // ones: the input is not read further than the window ahead of the
+        // answers handed back.
+        const HARD: &str =
+            "l6GK/2p2+R1P1/p1nsp2+Sp/1p1p2s2/2+R2bk2/3P4P/P4+p1g1/2s6/L7L b B2GNL2n7p 1";
+        let pulled = std::sync::atomic::AtomicUsize::new(0);
+        let n = 2 * IN_FLIGHT_PER_JOB * 4;
+        let problems = (0..n)
+            .map(|i| {
+                let sfen = if i == 0 { HARD } else { MATE3 };
+                (i, sfen.parse::<Position>())
+            })
+            .inspect(|_| {
+                pulled.fetch_add(1, Ordering::SeqCst);
+            });
+        let options = Options {
+            jobs: 2,
+            hash_mb: 4,
+            limits: Limits {
+                nodes: Some(300_000),
+                ..Limits::default()
+            },
+        };
+        let mut ahead = Vec::new();
+        let summary = solve_all(problems, &options, &AtomicBool::new(false), |i, _| {
+            ahead.push(pulled.load(Ordering::SeqCst) - i);
+            Ok::<(), Infallible>(())
+        })
+        .unwrap();
+        assert_eq!(summary.done(), n as u64);
+        assert_eq!(summary.unknown, 1, "{summary:?}");
+        let window = 2 * IN_FLIGHT_PER_JOB;
+        assert!(ahead.iter().all(|&a| a <= window + 1), "{ahead:?}");
+    }
+
+    #[test]
     fn progress_line() {
         let p = Progress {
             done: 50,

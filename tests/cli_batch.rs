@@ -3,7 +3,7 @@
 //! rows in their place; the summary; `--start-line` for shards; Ctrl-C
 //! with two searches running; the progress bar only on a terminal.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -15,6 +15,8 @@ use serde_json::Value;
 const HARD: &str = "7nl/5Psk1/1+P1+P1p1pp/K3g4/6p1B/1SP4P1/PsS3P1P/1N7/+r6NL w GLrb2gnl6p 1";
 const HARD2: &str = "l6GK/2p2+R1P1/p1nsp2+Sp/1p1p2s2/2+R2bk2/3P4P/P4+p1g1/2s6/L7L b B2GNL2n7p 1";
 const NOMATE: &str = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p 1";
+/// Mate in 1: G*5b.
+const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
 
 fn tsume() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tsume"))
@@ -252,4 +254,39 @@ fn progress_bar_on_a_terminal_only() {
     let out = child.wait_with_output().unwrap();
     let err = text(&out.stderr);
     assert!(err.starts_with("summary: "), "{err:?}");
+}
+
+#[test]
+fn results_stream_while_stdin_is_open() {
+    let mut child = tsume()
+        .args(["solve", "--hash", "16", "--jobs", "2", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tsume binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if send.send(line.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    // Each answer comes out before the next line is written.
+    for (sfen, result) in [(MATE1, "mate"), (NOMATE, "nomate"), (MATE1, "mate")] {
+        writeln!(stdin, "{sfen}").unwrap();
+        stdin.flush().unwrap();
+        let line = receive
+            .recv_timeout(Duration::from_secs(20))
+            .expect("an answer while stdin is still open");
+        let record: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(record["result"], result, "{line}");
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(receive.recv_timeout(Duration::from_secs(5)).is_err());
 }
