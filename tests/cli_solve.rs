@@ -390,7 +390,7 @@ fn wait_at_most(child: &mut Child, limit: Duration) -> Option<std::process::Exit
 fn ctrl_c_stops_the_search() {
     let mut child = tsume()
         .args([
-            "solve", "--hash", "16", "--time", "60", "--json", HARD2, HARD,
+            "solve", "--hash", "16", "--jobs", "1", "--time", "60", "--json", HARD2, HARD,
         ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

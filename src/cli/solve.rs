@@ -1,26 +1,29 @@
 //! `tsume solve`: solve mate problems given as arguments, in a file, or on
-//! standard input, one after the other with one solver (its table is kept
-//! between problems).
+//! standard input, on `--jobs` worker threads (one solver each, see
+//! [`tsume::batch`]), the results written in input order.
 //!
 //! Problems come from the arguments first, then from the file (or stdin).
 //! A problem that cannot be read or asked (a bad SFEN, an illegal move, no
-//! king to mate, `--defender` when not in check) is reported with its line
-//! number and what is wrong, and the others are still solved; the exit code
-//! is then 2. Ctrl-C stops the running search, which reports `unknown
-//! (stopped)`; the remaining problems are skipped, the summary is printed,
-//! and the exit code is 130. A second Ctrl-C exits at once.
+//! king to mate, `--defender` when not in check) is reported in its place
+//! with its line number and what is wrong, and the others are still solved;
+//! the exit code is then 2. Ctrl-C stops the running searches, which report
+//! `unknown (stopped)`; the problems not started are skipped, the summary is
+//! printed, and the exit code is 130. A second Ctrl-C exits at once. When
+//! stderr is a terminal, a progress bar (done/total, rate, ETA) is drawn
+//! there.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use tsume::batch::{self, Answer, BatchError, Progress};
 use tsume::core::notation::japanese_line;
 use tsume::core::{Position, SfenError, UsiPositionError};
-use tsume::solver::{Limit, Limits, Outcome, SolveResult, Solver};
+use tsume::solver::{Limit, Limits, Outcome, SolveResult};
 
 use super::CliError;
 use super::record::{is_record_path, read_record, rest_to_defender};
@@ -50,15 +53,23 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// `-` reads stdin, except right after a side `b`/`w` (it is then the empty
 /// hands of an unquoted SFEN).
 ///
+/// Problems are solved in parallel on --jobs threads (default: one per
+/// core), each with its own table of --hash MB; the results are written in
+/// input order, the same whatever --jobs (each problem starts from an empty
+/// table). When stderr is a terminal a progress bar shows problems done (of
+/// the file's total), the rate and the time left.
+///
 /// Output per problem: the board, the SFEN, the answer (`mate in N`, `no
 /// mate`, `unknown (time limit)`, ...), the mating line in USI and Japanese
 /// notation, nodes, time and nodes per second. With --json one JSON object
-/// per line instead (fields: line, sfen, result, length, moves, nodes,
-/// millis, limit, error; see README.md). A summary goes to stderr at the end.
+/// per line instead (fields: line, sfen, result, length, moves, exact,
+/// nodes, millis, limit, error; see README.md). A summary goes to stderr at
+/// the end: solved, no mate, unknown, errors, nodes, search time, wall time,
+/// jobs.
 ///
-/// Ctrl-C stops the running search, which is reported as `unknown
-/// (stopped)`; the remaining problems are skipped. A second Ctrl-C exits at
-/// once. The solver's table is kept from one problem to the next.
+/// Ctrl-C stops the running searches, which are reported as `unknown
+/// (stopped)`; the problems not started are skipped. A second Ctrl-C exits
+/// at once.
 ///
 /// Exit code: 0 when every problem could be read and asked, 2 when some
 /// could not (the others are still solved), 130 after Ctrl-C.
@@ -68,6 +79,7 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 ///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
 ///   tsume solve 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 --json
 ///   tsume solve --file problems/misc_small.tsv --time 10
+///   tsume solve --file problems/tanuki_generated.tsv --jobs 2 --json > out.jsonl
 ///   tsume solve problems/kif/3te/1.kif
 ///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G 1" --rest-to-defender
 ///   cut -f1 problems/tsumemi_samples.tsv | tsume solve - --json
@@ -83,10 +95,23 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     file: Option<String>,
 
-    /// Size of the solver's table in megabytes
+    /// Size of each worker's table in megabytes (the total is --jobs times
+    /// this)
     #[arg(long, value_name = "MB", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     hash: u64,
+
+    /// Worker threads solving problems side by side [default: one per core]
+    #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
+          hide_default_value = true,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    jobs: u64,
+
+    /// The number of the first line of the file or stdin, for a shard cut
+    /// from a bigger file: lines are then reported as in the whole file
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    start_line: u64,
 
     /// Stop each search after this many nodes
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -167,17 +192,12 @@ struct BadProblem {
     column: Option<usize>,
 }
 
-/// The counts for the summary.
+/// The bad problems seen, for the closing message.
 #[derive(Default)]
-struct Tally {
-    mate: u64,
-    nomate: u64,
-    unknown: u64,
-    errors: u64,
-    nodes: u64,
-    time: Duration,
-    /// Origins of the bad problems, for the closing message.
-    bad: Vec<String>,
+struct Bad {
+    count: u64,
+    /// The first few origins.
+    shown: Vec<String>,
 }
 
 /// One line of `--json` output.
@@ -217,12 +237,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         arg_problems.push(f.to_string());
     }
     let file = match (&args.file, stdin_from_args) {
-        (Some(_), false) if record_file.is_some() => None,
         (Some(_), true) => {
             return Err(CliError::Input(
                 "give either --file FILE or `-` (stdin), not both".to_string(),
             ));
         }
+        (Some(_), false) if record_file.is_some() => None,
         (Some(f), false) => Some(f.as_str()),
         (None, true) => Some("-"),
         (None, false) => None,
@@ -232,94 +252,105 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "nothing to solve: give an SFEN, --file FILE, or `-` to read stdin".to_string(),
         ));
     }
+    let open = |path: &str| {
+        File::open(path)
+            .map_err(|e| CliError::Input(format!("cannot open the problem file {path}: {e}")))
+    };
     // Open the file before solving anything, so that a wrong name fails
     // at once.
     let reader: Option<Box<dyn BufRead + Send>> = match file {
         None => None,
         Some("-") => Some(Box::new(BufReader::new(io::stdin()))),
-        Some(path) => Some(Box::new(BufReader::new(File::open(path).map_err(|e| {
-            CliError::Input(format!("cannot open the problem file {path}: {e}"))
-        })?))),
+        Some(path) => Some(Box::new(BufReader::new(open(path)?))),
+    };
+    let show_progress = io::stderr().is_terminal();
+    // The bar's total: known for a file (a first pass counts its problems),
+    // not for stdin.
+    let total = match file {
+        _ if !show_progress => None,
+        None => Some(arg_problems.len() as u64),
+        Some("-") => None,
+        Some(path) => count_problems(open(path)?)
+            .ok()
+            .map(|n| n + arg_problems.len() as u64),
     };
 
-    // Ctrl-C is caught from here on, also while the table is allocated.
+    // Ctrl-C is caught from here on; the batch stops its searches when it
+    // sees `interrupted`.
     let interrupted = Arc::new(AtomicBool::new(false));
-    let stop_slot = Arc::new(OnceLock::new());
-    install_interrupt_handler(stop_slot.clone(), interrupted.clone());
-    let mut solver = Solver::new(usize::try_from(args.hash).unwrap_or(usize::MAX));
-    let _ = stop_slot.set(solver.stop_flag());
+    install_interrupt_handler(interrupted.clone());
 
-    let limits = Limits {
-        nodes: args.nodes,
-        time: args.time,
-        defender_to_move: args.defender,
-        shortest: !args.first_line,
+    let jobs = usize::try_from(args.jobs).unwrap_or(1);
+    let options = batch::Options {
+        // No more workers than problems when they are all known.
+        jobs: if file.is_none() {
+            jobs.min(arg_problems.len())
+        } else {
+            jobs
+        },
+        hash_mb: usize::try_from(args.hash).unwrap_or(usize::MAX),
+        limits: Limits {
+            nodes: args.nodes,
+            time: args.time,
+            defender_to_move: args.defender,
+            shortest: !args.first_line,
+        },
     };
-    let mut session = Session {
-        solver: &mut solver,
-        limits,
-        json: args.json,
-        relaxed: args.relaxed,
-        rest_to_defender: args.rest_to_defender,
-        tally: Tally::default(),
-    };
-
-    let mut from_file = false;
-    for (i, text) in arg_problems.iter().enumerate() {
-        if interrupted.load(Ordering::SeqCst) {
-            break;
-        }
-        session.ask(Origin::Arg(i + 1), text, out)?;
-    }
-    let mut read_error = None;
-    if let Some(reader) = reader {
-        from_file = true;
+    // Set when the output fails, so that the input stops waiting for lines.
+    let give_up = AtomicBool::new(false);
+    let read_error = Mutex::new(None);
+    let inputs = Inputs {
+        args: arg_problems.iter(),
+        arg_number: 0,
         // Lines are read on a thread of their own, so that Ctrl-C is seen
         // also while waiting for the next line of stdin.
-        let lines = read_lines(reader);
-        let mut number = 0;
-        loop {
-            let buf = match lines.recv_timeout(Duration::from_millis(20)) {
-                Ok(Ok(buf)) => buf,
-                Ok(Err(e)) => {
-                    read_error = Some(format!(
-                        "cannot read the problem file {} after line {number}: {e}",
-                        file.unwrap_or("-")
-                    ));
-                    break;
-                }
-                Err(RecvTimeoutError::Timeout) if !interrupted.load(Ordering::SeqCst) => continue,
-                Err(_) => break,
-            };
-            if interrupted.load(Ordering::SeqCst) {
-                break;
-            }
-            number += 1;
-            let origin = Origin::Line(number);
-            let Ok(line) = std::str::from_utf8(&buf) else {
-                let bad = BadProblem {
-                    origin,
-                    text: String::from_utf8_lossy(&buf).trim().to_string(),
-                    message: "the line is not valid UTF-8".to_string(),
-                    column: None,
-                };
-                session.bad(bad, out)?;
-                continue;
-            };
-            let trimmed = line.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                continue;
-            }
-            let first_column = line.split('\t').next().unwrap_or("");
-            session.ask(origin, first_column, out)?;
+        lines: reader.map(read_lines),
+        line_number: usize::try_from(args.start_line - 1).unwrap_or(usize::MAX),
+        reading: Reading {
+            relaxed: args.relaxed,
+            rest_to_defender: args.rest_to_defender,
+            defender_to_move: args.defender,
+        },
+        file: file.unwrap_or("-"),
+        interrupted: &interrupted,
+        give_up: &give_up,
+        read_error: &read_error,
+    };
+    let mut bad = Bad::default();
+    let mut bar = Bar::new(show_progress, total);
+    // With text results on a terminal the bar is cleared before each one.
+    let text_on_terminal = !args.json && io::stdout().is_terminal();
+    let json = args.json;
+    let summary = batch::solve_all(inputs, &options, &interrupted, |origin, answer| {
+        if text_on_terminal || !json && !matches!(answer, Answer::Solved { .. }) {
+            bar.clear();
         }
-    }
-    let tally = session.tally;
+        let written = report(out, origin, answer, json, &mut bad);
+        if written.is_err() {
+            give_up.store(true, Ordering::SeqCst);
+        }
+        written?;
+        bar.draw(1);
+        Ok::<(), CliError>(())
+    });
+    bar.clear();
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(BatchError::Callback(e)) => return Err(e),
+        Err(e @ BatchError::Threads { .. }) => {
+            return Err(CliError::Input(format!("{e} (try a smaller --jobs)")));
+        }
+    };
 
     let was_interrupted = interrupted.load(Ordering::SeqCst);
-    let problems = arg_problems.len() > 1 || from_file;
+    let read_error = read_error.into_inner().unwrap_or_else(|e| e.into_inner());
+    let problems = arg_problems.len() > 1 || file.is_some();
     if problems || was_interrupted || read_error.is_some() {
-        write_summary(&tally, was_interrupted);
+        let mut line = format!("summary: {summary}");
+        if was_interrupted {
+            line.push_str(", interrupted: the remaining problems were not solved");
+        }
+        let _ = writeln!(io::stderr(), "{line}");
     }
     if let Some(e) = read_error {
         return Err(CliError::Input(e));
@@ -327,19 +358,175 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if was_interrupted {
         return Err(CliError::Interrupted);
     }
-    if tally.errors > 0 {
-        const SHOWN: usize = 10;
-        let total = tally.mate + tally.nomate + tally.unknown + tally.errors;
-        let mut which = tally.bad[..tally.bad.len().min(SHOWN)].join(", ");
-        if tally.bad.len() > SHOWN {
-            which.push_str(&format!(" and {} more", tally.bad.len() - SHOWN));
+    if bad.count > 0 {
+        let mut which = bad.shown.join(", ");
+        if bad.count > bad.shown.len() as u64 {
+            which.push_str(&format!(" and {} more", bad.count - bad.shown.len() as u64));
         }
         return Err(CliError::Input(format!(
-            "{} of {total} problems could not be read or asked: {which}",
-            tally.errors
+            "{} of {} problems could not be read or asked: {which}",
+            bad.count,
+            summary.done()
         )));
     }
     Ok(())
+}
+
+/// Writes one problem's answer: the text report or a JSON record on `out`
+/// (a bad problem's text report goes to stderr).
+fn report(
+    out: &mut dyn Write,
+    origin: Origin,
+    answer: Answer<BadProblem>,
+    json: bool,
+    bad: &mut Bad,
+) -> Result<(), CliError> {
+    let problem = match answer {
+        Answer::Solved { position, result } => {
+            if json {
+                write_json(out, &json_result(origin, &position, &result))?;
+            } else {
+                write_report(out, origin, &position, &result)?;
+            }
+            None
+        }
+        Answer::Unreadable(problem) => Some(problem),
+        Answer::Unaskable { position, error } => Some(BadProblem {
+            origin,
+            text: position.to_string(),
+            message: error.to_string(),
+            column: None,
+        }),
+    };
+    if let Some(problem) = problem {
+        const SHOWN: usize = 10;
+        bad.count += 1;
+        if bad.shown.len() < SHOWN {
+            bad.shown.push(problem.origin.describe());
+        }
+        if json {
+            write_json(out, &json_error(&problem))?;
+        } else {
+            report_error(&problem);
+        }
+    }
+    // Results appear as they come, also through a pipe.
+    out.flush()?;
+    Ok(())
+}
+
+/// The number of problem lines in `file` (neither blank nor a comment).
+fn count_problems(file: File) -> io::Result<u64> {
+    let mut reader = BufReader::new(file);
+    let mut buf = Vec::new();
+    let mut n = 0;
+    loop {
+        buf.clear();
+        if reader.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(n);
+        }
+        let line = buf.trim_ascii();
+        if !line.is_empty() && !line.starts_with(b"#") {
+            n += 1;
+        }
+    }
+}
+
+/// The problems to solve: the arguments, then the lines of the file or
+/// stdin, each read into a position (or the reason it cannot be).
+struct Inputs<'a> {
+    args: std::slice::Iter<'a, String>,
+    arg_number: usize,
+    lines: Option<Receiver<io::Result<Vec<u8>>>>,
+    /// The number of the last line read.
+    line_number: usize,
+    reading: Reading,
+    /// The file's name, for a read error.
+    file: &'a str,
+    interrupted: &'a AtomicBool,
+    give_up: &'a AtomicBool,
+    read_error: &'a Mutex<Option<String>>,
+}
+
+impl Iterator for Inputs<'_> {
+    type Item = (Origin, Result<Position, BadProblem>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let stopped =
+            || self.interrupted.load(Ordering::SeqCst) || self.give_up.load(Ordering::SeqCst);
+        if let Some(text) = self.args.next() {
+            self.arg_number += 1;
+            let origin = Origin::Arg(self.arg_number);
+            return Some((origin, read(origin, text, self.reading)));
+        }
+        loop {
+            let buf = match self.lines.as_ref()?.recv_timeout(Duration::from_millis(20)) {
+                Ok(Ok(buf)) => buf,
+                Ok(Err(e)) => {
+                    let message = format!(
+                        "cannot read the problem file {} after line {}: {e}",
+                        self.file, self.line_number
+                    );
+                    *self.read_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+                    return None;
+                }
+                Err(RecvTimeoutError::Timeout) if !stopped() => continue,
+                Err(_) => return None,
+            };
+            if stopped() {
+                return None;
+            }
+            self.line_number = self.line_number.saturating_add(1);
+            let origin = Origin::Line(self.line_number);
+            let Ok(line) = std::str::from_utf8(&buf) else {
+                let bad = BadProblem {
+                    origin,
+                    text: String::from_utf8_lossy(&buf).trim().to_string(),
+                    message: "the line is not valid UTF-8".to_string(),
+                    column: None,
+                };
+                return Some((origin, Err(bad)));
+            };
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let first_column = line.split('\t').next().unwrap_or("");
+            return Some((origin, read(origin, first_column, self.reading)));
+        }
+    }
+}
+
+/// How problems are read.
+#[derive(Clone, Copy)]
+struct Reading {
+    relaxed: bool,
+    rest_to_defender: bool,
+    /// Whether the side to move is the defender (`--defender`), for
+    /// `rest_to_defender`.
+    defender_to_move: bool,
+}
+
+/// Reads one problem's text: a position, or a record file.
+fn read(origin: Origin, text: &str, reading: Reading) -> Result<Position, BadProblem> {
+    let read = if is_record_path(text) {
+        read_record(text)
+            .map(|record| record.start)
+            .map_err(|message| (message, None))
+    } else {
+        read_problem(text, reading.relaxed)
+    };
+    let pos = read.map_err(|(message, column)| BadProblem {
+        origin,
+        text: text.trim().to_string(),
+        message,
+        column,
+    })?;
+    Ok(if reading.rest_to_defender {
+        rest_to_defender(pos, reading.defender_to_move)
+    } else {
+        pos
+    })
 }
 
 /// The lines of `reader` (each with its end of line), read ahead on a thread;
@@ -363,114 +550,74 @@ fn read_lines(mut reader: Box<dyn BufRead + Send>) -> Receiver<io::Result<Vec<u8
     receive
 }
 
-/// The solver and what the problems asked so far came to.
-struct Session<'s> {
-    solver: &'s mut Solver,
-    limits: Limits,
-    json: bool,
-    relaxed: bool,
-    rest_to_defender: bool,
-    tally: Tally,
+/// The progress bar on stderr (only when stderr is a terminal): one line,
+/// rewritten in place at most ten times a second.
+struct Bar {
+    show: bool,
+    total: Option<u64>,
+    done: u64,
+    start: Instant,
+    /// When the line was last written; `None` when it is not on screen.
+    drawn: Option<Instant>,
 }
 
-impl Session<'_> {
-    /// Reads, solves and reports one problem: a position, or a record file.
-    fn ask(&mut self, origin: Origin, text: &str, out: &mut dyn Write) -> Result<(), CliError> {
-        let read = if is_record_path(text) {
-            read_record(text)
-                .map(|record| record.start)
-                .map_err(|message| (message, None))
-        } else {
-            read_problem(text, self.relaxed)
-        };
-        let pos = match read {
-            Ok(pos) => pos,
-            Err((message, column)) => {
-                let bad = BadProblem {
-                    origin,
-                    text: text.trim().to_string(),
-                    message,
-                    column,
-                };
-                return self.bad(bad, out);
-            }
-        };
-        let pos = if self.rest_to_defender {
-            rest_to_defender(pos, self.limits.defender_to_move)
-        } else {
-            pos
-        };
-        // Each problem starts from an empty table (a generation bump, not a
-        // rewrite), so its answer does not depend on the problems before it.
-        self.solver.clear();
-        let result = match self.solver.solve(&pos, &self.limits) {
-            Ok(result) => result,
-            Err(e) => {
-                let bad = BadProblem {
-                    origin,
-                    text: pos.to_string(),
-                    message: e.to_string(),
-                    column: None,
-                };
-                return self.bad(bad, out);
-            }
-        };
-        let tally = &mut self.tally;
-        tally.nodes += result.nodes;
-        tally.time += result.elapsed;
-        match result.outcome {
-            Outcome::Mate { .. } => tally.mate += 1,
-            Outcome::NoMate => tally.nomate += 1,
-            Outcome::Unknown(_) => tally.unknown += 1,
+impl Bar {
+    fn new(show: bool, total: Option<u64>) -> Bar {
+        Bar {
+            show,
+            total,
+            done: 0,
+            start: Instant::now(),
+            drawn: None,
         }
-        if self.json {
-            write_json(out, &json_result(origin, &pos, &result))?;
-        } else {
-            write_report(out, origin, &pos, &result)?;
-        }
-        // Results appear as they come, also through a pipe.
-        out.flush()?;
-        Ok(())
     }
 
-    /// Counts and reports a problem that cannot be asked.
-    fn bad(&mut self, bad: BadProblem, out: &mut dyn Write) -> Result<(), CliError> {
-        self.tally.errors += 1;
-        self.tally.bad.push(bad.origin.describe());
-        if self.json {
-            write_json(out, &json_error(&bad))?;
-            out.flush()?;
-        } else {
-            report_error(&bad);
+    /// Counts `n` more problems done and redraws when due.
+    fn draw(&mut self, n: u64) {
+        self.done += n;
+        if !self.show
+            || self
+                .drawn
+                .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
+        {
+            return;
         }
-        Ok(())
+        let progress = Progress {
+            done: self.done,
+            total: self.total,
+            elapsed: self.start.elapsed(),
+        };
+        let _ = write!(io::stderr(), "\r\x1b[2K{progress}");
+        self.drawn = Some(Instant::now());
+    }
+
+    /// Takes the line off the screen, so that other text can be written.
+    fn clear(&mut self) {
+        if self.drawn.take().is_some() {
+            let _ = write!(io::stderr(), "\r\x1b[2K");
+        }
     }
 }
 
-/// Ctrl-C sets the solver's stop flag (once `stop` holds it), so that the
-/// running search returns `unknown (stopped)`, and `interrupted`, so that no
-/// other problem is started. A second Ctrl-C exits at once.
-fn install_interrupt_handler(stop: Arc<OnceLock<Arc<AtomicBool>>>, interrupted: Arc<AtomicBool>) {
+/// Ctrl-C sets `interrupted`: the batch then stops the running searches,
+/// which report `unknown (stopped)`, and starts no other problem. A second
+/// Ctrl-C exits at once.
+fn install_interrupt_handler(interrupted: Arc<AtomicBool>) {
     let result = ctrlc::set_handler(move || {
         if interrupted.swap(true, Ordering::SeqCst) {
             let _ = writeln!(io::stderr(), "interrupted again: exiting");
             std::process::exit(i32::from(INTERRUPTED_EXIT));
         }
+        // Over the progress bar, if there is one.
+        let clear = if io::stderr().is_terminal() {
+            "\r\x1b[2K"
+        } else {
+            ""
+        };
         let _ = writeln!(
             io::stderr(),
-            "interrupted: stopping (Ctrl-C again to exit at once)"
+            "{clear}interrupted: stopping (Ctrl-C again to exit at once)"
         );
-        // A search clears the flag when it starts: keep setting it, so
-        // that a search starting just now stops as well.
-        let stop = stop.clone();
-        std::thread::spawn(move || {
-            loop {
-                if let Some(flag) = stop.get() {
-                    flag.store(true, Ordering::SeqCst);
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-        });
     });
     if let Err(e) = result {
         let _ = writeln!(
@@ -751,22 +898,6 @@ fn report_error(bad: &BadProblem) {
         msg.push_str(&format!("\n  {:>1$}", "^", column));
     }
     let _ = writeln!(io::stderr(), "{msg}");
-}
-
-fn write_summary(tally: &Tally, interrupted: bool) {
-    let mut line = format!(
-        "summary: solved {}, no mate {}, unknown {}, errors {}, nodes {}, time {:.3} s",
-        tally.mate,
-        tally.nomate,
-        tally.unknown,
-        tally.errors,
-        tally.nodes,
-        tally.time.as_secs_f64()
-    );
-    if interrupted {
-        line.push_str(", interrupted: the remaining problems were not solved");
-    }
-    let _ = writeln!(io::stderr(), "{line}");
 }
 
 #[cfg(test)]

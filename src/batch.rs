@@ -1,0 +1,592 @@
+//! Solving many problems at once: a pool of worker threads with one
+//! [`Solver`] each, the answers handed back in input order as soon as each
+//! one and all before it are ready.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use tsume::batch::{self, Answer, Options};
+//! use tsume::core::Position;
+//! use tsume::solver::Outcome;
+//!
+//! let problems = [
+//!     "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", // mate in 1
+//!     "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p 1",     // no mate
+//!     "4k4/9/4x4/9/9/9/9/9/9 b G 1",                // not an SFEN
+//! ];
+//! // Each problem is tagged (here with its number) and read; the batch
+//! // solves the ones that could be read.
+//! let inputs = problems.iter().enumerate().map(|(i, s)| (i, s.parse::<Position>()));
+//! let options = Options { jobs: 2, hash_mb: 16, ..Options::default() };
+//! let mut seen = Vec::new();
+//! let summary = batch::solve_all(inputs, &options, &AtomicBool::new(false), |i, answer| {
+//!     let what = match answer {
+//!         Answer::Solved { result, .. } => match result.outcome {
+//!             Outcome::Mate { moves } => format!("mate in {}", moves.len()),
+//!             Outcome::NoMate => "no mate".to_string(),
+//!             Outcome::Unknown(limit) => format!("unknown ({limit})"),
+//!         },
+//!         Answer::Unreadable(e) => format!("bad: {e}"),
+//!         Answer::Unaskable { error, .. } => format!("cannot ask: {error}"),
+//!     };
+//!     seen.push((i, what));
+//!     Ok::<(), std::convert::Infallible>(())
+//! })
+//! .unwrap();
+//! assert_eq!(seen[0], (0, "mate in 1".to_string()));
+//! assert_eq!(seen[1], (1, "no mate".to_string()));
+//! assert!(seen[2].1.starts_with("bad: "));
+//! assert_eq!((summary.mate, summary.nomate, summary.errors), (1, 1, 1));
+//! ```
+//!
+//! Each problem starts from an empty table, so its answer, and the nodes it
+//! took, depend neither on the problems before it nor on which worker
+//! solved it: with the same table size per worker and no time limit, the
+//! answers are the same whatever the number of workers. Each worker has a
+//! table of [`Options::hash_mb`] megabytes (so the batch uses `jobs` times
+//! that).
+//!
+//! Memory stays bounded however long the input: at most
+//! [`IN_FLIGHT_PER_JOB`] problems per worker are taken from the input ahead
+//! of the first one not yet handed back.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::core::Position;
+use crate::solver::{Limits, Outcome, SolveError, SolveResult, Solver};
+
+/// How many problems per worker may be read ahead of the first one not yet
+/// handed back (they wait in the queue or in the reorder buffer).
+pub const IN_FLIGHT_PER_JOB: usize = 64;
+
+/// How a batch is run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads (at least one is used).
+    pub jobs: usize,
+    /// The table of each worker, in megabytes.
+    pub hash_mb: usize,
+    /// Limits of each problem (a time or node limit applies to each one).
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    /// One worker per core, 256 MB each, no limits.
+    fn default() -> Options {
+        Options {
+            jobs: default_jobs(),
+            hash_mb: 256,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// The number of cores this process may use (1 when it cannot be told).
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What became of one problem.
+#[derive(Clone, Debug)]
+pub enum Answer<E> {
+    /// Solved (a mate, no mate, or unknown when a limit came first).
+    Solved {
+        position: Position,
+        result: SolveResult,
+    },
+    /// The input could not be read: the error it came with.
+    Unreadable(E),
+    /// The position cannot be asked (no king to mate; not in check when the
+    /// defender is asked).
+    Unaskable {
+        position: Position,
+        error: SolveError,
+    },
+}
+
+/// Why a batch ended early.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError<X> {
+    /// The worker threads could not be started.
+    #[error("cannot start {jobs} worker threads: {message}")]
+    Threads { jobs: usize, message: String },
+    /// The callback returned an error; the problems after it were not
+    /// handed back.
+    #[error(transparent)]
+    Callback(X),
+}
+
+/// The counts of a batch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Mates found.
+    pub mate: u64,
+    /// Proven: no mate.
+    pub nomate: u64,
+    /// Not decided within the limits (or stopped).
+    pub unknown: u64,
+    /// Problems that could not be read or asked.
+    pub errors: u64,
+    /// Nodes searched, all problems together.
+    pub nodes: u64,
+    /// Search time, all problems together (more than the wall time when
+    /// workers ran side by side).
+    pub search_time: Duration,
+    /// From the start of the batch to its end.
+    pub wall_time: Duration,
+    /// Worker threads.
+    pub jobs: usize,
+    /// Whether the batch was stopped before the end of its input.
+    pub stopped: bool,
+}
+
+impl Summary {
+    /// Problems handed back.
+    pub fn done(&self) -> u64 {
+        self.mate + self.nomate + self.unknown + self.errors
+    }
+
+    /// Counts one answer.
+    pub fn add<E>(&mut self, answer: &Answer<E>) {
+        match answer {
+            Answer::Solved { result, .. } => {
+                self.nodes += result.nodes;
+                self.search_time += result.elapsed;
+                match result.outcome {
+                    Outcome::Mate { .. } => self.mate += 1,
+                    Outcome::NoMate => self.nomate += 1,
+                    Outcome::Unknown(_) => self.unknown += 1,
+                }
+            }
+            Answer::Unreadable(_) | Answer::Unaskable { .. } => self.errors += 1,
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    /// `solved 3, no mate 1, unknown 0, errors 1, nodes 12345, search time
+    /// 0.042 s, wall time 0.030 s, jobs 2` (solved: mates found).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "solved {}, no mate {}, unknown {}, errors {}, nodes {}, search time {:.3} s, \
+             wall time {:.3} s, jobs {}",
+            self.mate,
+            self.nomate,
+            self.unknown,
+            self.errors,
+            self.nodes,
+            self.search_time.as_secs_f64(),
+            self.wall_time.as_secs_f64(),
+            self.jobs
+        )
+    }
+}
+
+/// Solves `problems` on `options.jobs` worker threads (a rayon pool), and
+/// calls `on_result` with each problem's tag and answer in input order, on
+/// the calling thread, as soon as the answer and all before it are ready.
+///
+/// Each input is a tag (where the problem came from) and the position, or
+/// the error that reading it gave (handed back in its place as
+/// [`Answer::Unreadable`]). The input is pulled on a thread of its own, so
+/// it may block (a pipe); it is pulled at most [`IN_FLIGHT_PER_JOB`] per
+/// worker ahead of the answers handed back.
+///
+/// Setting `stop` (from a Ctrl-C handler, say) stops the running searches,
+/// which then report [`Limit::Stopped`](crate::solver::Limit::Stopped), and
+/// starts no other problem: the answers of the problems started are handed
+/// back in order, the others are not, and the summary says `stopped`. When
+/// `on_result` returns an error, the batch stops the same way, without
+/// calling it again, and returns that error.
+pub fn solve_all<T, E, X, I, F>(
+    problems: I,
+    options: &Options,
+    stop: &AtomicBool,
+    mut on_result: F,
+) -> Result<Summary, BatchError<X>>
+where
+    I: IntoIterator<Item = (T, Result<Position, E>)>,
+    I::IntoIter: Send,
+    T: Send,
+    E: Send,
+    F: FnMut(T, Answer<E>) -> Result<(), X>,
+{
+    let start = Instant::now();
+    let jobs = options.jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("tsume-worker-{i}"))
+        .build()
+        .map_err(|e| BatchError::Threads {
+            jobs,
+            message: e.to_string(),
+        })?;
+    let solvers: Vec<Mutex<Solver>> = (0..jobs)
+        .map(|_| Mutex::new(Solver::new(options.hash_mb)))
+        .collect();
+    let flags: Vec<Arc<AtomicBool>> = solvers
+        .iter()
+        .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).stop_flag())
+        .collect();
+    let limits = &options.limits;
+    // Set when `stop` is seen or the callback fails.
+    let halt = AtomicBool::new(false);
+    let window = jobs.saturating_mul(IN_FLIGHT_PER_JOB);
+    let (credit_tx, credit_rx) = channel::<()>();
+    for _ in 0..window {
+        let _ = credit_tx.send(());
+    }
+    let (result_tx, result_rx) = channel::<(usize, T, Option<Answer<E>>)>();
+
+    let mut summary = Summary {
+        jobs,
+        ..Summary::default()
+    };
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        let (halt, solvers, pool) = (&halt, &solvers, &pool);
+        let mut problems = problems.into_iter();
+        scope.spawn(move || {
+            pool.in_place_scope(|tasks| {
+                for index in 0.. {
+                    // A credit per problem handed back bounds the read-ahead.
+                    if credit_rx.recv().is_err() || halt.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Some((tag, input)) = problems.next() else {
+                        break;
+                    };
+                    let result_tx = result_tx.clone();
+                    tasks.spawn(move |_| {
+                        let answer = if halt.load(Ordering::SeqCst) {
+                            None
+                        } else {
+                            let worker = rayon::current_thread_index().unwrap_or(0);
+                            Some(answer(&solvers[worker % solvers.len()], input, limits))
+                        };
+                        let _ = result_tx.send((index, tag, answer));
+                    });
+                }
+            });
+            // The tasks are done: the receiver sees the end once this
+            // thread's sender is dropped too.
+            drop(result_tx);
+        });
+
+        let mut next = 0;
+        let mut pending = BTreeMap::new();
+        loop {
+            match result_rx.recv_timeout(Duration::from_millis(10)) {
+                Ok((index, tag, answer)) => {
+                    pending.insert(index, (tag, answer));
+                    while let Some((tag, answer)) = pending.remove(&next) {
+                        next += 1;
+                        let _ = credit_tx.send(());
+                        let Some(answer) = answer else { continue };
+                        if failure.is_some() {
+                            continue;
+                        }
+                        summary.add(&answer);
+                        if let Err(x) = on_result(tag, answer) {
+                            failure = Some(x);
+                            halt.store(true, Ordering::SeqCst);
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if stop.load(Ordering::SeqCst) {
+                halt.store(true, Ordering::SeqCst);
+            }
+            if halt.load(Ordering::SeqCst) {
+                // A search clears its flag when it starts: keep setting
+                // them, so that one starting just now stops as well.
+                for flag in &flags {
+                    flag.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    if let Some(x) = failure {
+        return Err(BatchError::Callback(x));
+    }
+    summary.stopped = halt.load(Ordering::SeqCst);
+    summary.wall_time = start.elapsed();
+    Ok(summary)
+}
+
+/// Solves one input on `solver`, from an empty table.
+fn answer<E>(solver: &Mutex<Solver>, input: Result<Position, E>, limits: &Limits) -> Answer<E> {
+    let position = match input {
+        Ok(position) => position,
+        Err(e) => return Answer::Unreadable(e),
+    };
+    // Only this worker uses its solver; a poisoned lock (a panic in an
+    // earlier search) leaves a table that is cleared below anyway.
+    let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
+    solver.clear();
+    match solver.solve(&position, limits) {
+        Ok(result) => Answer::Solved { position, result },
+        Err(error) => Answer::Unaskable { position, error },
+    }
+}
+
+/// How far a batch has come, for a progress line: `done` problems of
+/// `total` (when known) after `elapsed`.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub done: u64,
+    pub total: Option<u64>,
+    pub elapsed: Duration,
+}
+
+impl Progress {
+    /// Problems per second so far (`None` before the first one).
+    pub fn rate(&self) -> Option<f64> {
+        let secs = self.elapsed.as_secs_f64();
+        (self.done > 0 && secs > 0.0).then(|| self.done as f64 / secs)
+    }
+
+    /// The time left at the rate so far (`None` without a total or a rate).
+    pub fn eta(&self) -> Option<Duration> {
+        let left = self.total?.saturating_sub(self.done);
+        let rate = self.rate()?;
+        Duration::try_from_secs_f64(left as f64 / rate).ok()
+    }
+}
+
+/// `h:mm:ss`, or `m:ss` under an hour.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+impl fmt::Display for Progress {
+    /// `[#####-----] 512/1979 26% 412.3/s ETA 0:03 elapsed 0:01`, or without
+    /// a total `512 done 412.3/s elapsed 0:01`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const WIDTH: u64 = 20;
+        match self.total {
+            Some(total) => {
+                let done = self.done.min(total);
+                let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
+                let bar: String = (0..WIDTH)
+                    .map(|i| if i < filled { '#' } else { '-' })
+                    .collect();
+                let percent = (done * 100).checked_div(total).unwrap_or(100);
+                write!(f, "[{bar}] {}/{total} {percent}%", self.done)?;
+            }
+            None => write!(f, "{} done", self.done)?,
+        }
+        match self.rate() {
+            Some(rate) => write!(f, " {rate:.1}/s")?,
+            None => f.write_str(" -/s")?,
+        }
+        if self.total.is_some() {
+            match self.eta() {
+                Some(eta) => write!(f, " ETA {}", clock(eta))?,
+                None => f.write_str(" ETA -")?,
+            }
+        }
+        write!(f, " elapsed {}", clock(self.elapsed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Limit;
+    use std::convert::Infallible;
+
+    /// Mate in 3 (9f5b+ 4a5b S*4b) and no mate, alternating.
+    const MATE3: &str = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1";
+    const NOMATE: &str = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p 1";
+    /// No king to mate.
+    const NO_KING: &str = "9/9/9/9/9/9/9/9/4K4 b G 1";
+
+    fn inputs(n: usize) -> Vec<(usize, Result<Position, String>)> {
+        (0..n)
+            .map(|i| {
+                let input = match i % 4 {
+                    0 => Ok(MATE3.parse().unwrap()),
+                    1 => Ok(NOMATE.parse().unwrap()),
+                    2 => Err(format!("bad {i}")),
+                    _ => Ok(NO_KING.parse().unwrap()),
+                };
+                (i, input)
+            })
+            .collect()
+    }
+
+    /// Tag, result name, nodes of each answer.
+    fn run(jobs: usize, n: usize) -> (Vec<(usize, String, u64)>, Summary) {
+        let options = Options {
+            jobs,
+            hash_mb: 1,
+            limits: Limits::default(),
+        };
+        let mut seen = Vec::new();
+        let summary = solve_all(inputs(n), &options, &AtomicBool::new(false), |i, a| {
+            seen.push(match a {
+                Answer::Solved { result, .. } => (i, format!("{:?}", result.outcome), result.nodes),
+                Answer::Unreadable(e) => (i, e, 0),
+                Answer::Unaskable { error, .. } => (i, error.to_string(), 0),
+            });
+            Ok::<(), Infallible>(())
+        })
+        .unwrap();
+        (seen, summary)
+    }
+
+    #[test]
+    fn answers_come_in_input_order_whatever_the_jobs() {
+        // More problems than the read-ahead window of one worker.
+        let n = IN_FLIGHT_PER_JOB * 3 + 5;
+        let (one, s1) = run(1, n);
+        let (three, s3) = run(3, n);
+        assert_eq!(one.len(), n);
+        assert!(one.iter().enumerate().all(|(i, a)| a.0 == i));
+        assert_eq!(one, three, "same answers and nodes with 1 and 3 workers");
+        assert!(one[0].1.starts_with("Mate"), "{:?}", one[0]);
+        assert_eq!(one[1].1, "NoMate");
+        assert_eq!(one[2].1, "bad 2");
+        assert!(one[3].1.contains("no king"), "{:?}", one[3]);
+        let count = |r: usize| (0..n).filter(|i| i % 4 == r).count() as u64;
+        assert_eq!(s1.mate, count(0));
+        assert_eq!(s1.nomate, count(1));
+        assert_eq!(s1.errors, n as u64 - s1.mate - s1.nomate);
+        assert_eq!(s1.done(), n as u64);
+        assert_eq!((s1.jobs, s3.jobs), (1, 3));
+        assert_eq!(s1.nodes, s3.nodes);
+        assert!(!s1.stopped && !s3.stopped);
+    }
+
+    #[test]
+    fn callback_error_stops_the_batch() {
+        let options = Options {
+            jobs: 2,
+            hash_mb: 1,
+            limits: Limits::default(),
+        };
+        let mut calls = 0;
+        let r = solve_all(inputs(500), &options, &AtomicBool::new(false), |i, _| {
+            calls += 1;
+            if i == 10 { Err(i) } else { Ok(()) }
+        });
+        assert!(matches!(r, Err(BatchError::Callback(10))));
+        assert_eq!(calls, 11, "no call after the failing one");
+    }
+
+    #[test]
+    fn stop_reports_the_started_problems_in_order() {
+        // Unbounded searches of a position whose search takes long; the
+        // stop comes from another thread after a while.
+        const HARD: &str =
+            "l6GK/2p2+R1P1/p1nsp2+Sp/1p1p2s2/2+R2bk2/3P4P/P4+p1g1/2s6/L7L b B2GNL2n7p 1";
+        let hard: Position = HARD.parse().unwrap();
+        let problems: Vec<(usize, Result<Position, Infallible>)> =
+            (0..50).map(|i| (i, Ok(hard.clone()))).collect();
+        let options = Options {
+            jobs: 2,
+            hash_mb: 4,
+            limits: Limits::default(),
+        };
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let mut seen = Vec::new();
+        let summary = std::thread::scope(|s| {
+            s.spawn(|| {
+                // Long enough for both workers to start, even on a busy
+                // machine.
+                std::thread::sleep(Duration::from_millis(1000));
+                stop.store(true, Ordering::SeqCst);
+            });
+            solve_all(problems, &options, &stop, |i, a| {
+                if let Answer::Solved { result, .. } = a {
+                    seen.push((i, result.outcome));
+                }
+                Ok::<(), Infallible>(())
+            })
+            .unwrap()
+        });
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // Each answer handed back is a search stopped, in input order.
+        assert!(summary.stopped);
+        assert!(!seen.is_empty() && seen.len() < 50, "{}", seen.len());
+        assert!(seen.iter().enumerate().all(|(k, (i, _))| *i == k));
+        assert!(
+            seen.iter()
+                .all(|(_, outcome)| *outcome == Outcome::Unknown(Limit::Stopped)),
+            "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn read_ahead_is_bounded() {
+        // A slow first problem (a search cut at a node limit) and many quick
+        // ones: the input is not read further than the window ahead of the
+        // answers handed back.
+        const HARD: &str =
+            "l6GK/2p2+R1P1/p1nsp2+Sp/1p1p2s2/2+R2bk2/3P4P/P4+p1g1/2s6/L7L b B2GNL2n7p 1";
+        let pulled = std::sync::atomic::AtomicUsize::new(0);
+        let n = 2 * IN_FLIGHT_PER_JOB * 4;
+        let problems = (0..n)
+            .map(|i| {
+                let sfen = if i == 0 { HARD } else { MATE3 };
+                (i, sfen.parse::<Position>())
+            })
+            .inspect(|_| {
+                pulled.fetch_add(1, Ordering::SeqCst);
+            });
+        let options = Options {
+            jobs: 2,
+            hash_mb: 4,
+            limits: Limits {
+                nodes: Some(300_000),
+                ..Limits::default()
+            },
+        };
+        let mut ahead = Vec::new();
+        let summary = solve_all(problems, &options, &AtomicBool::new(false), |i, _| {
+            ahead.push(pulled.load(Ordering::SeqCst) - i);
+            Ok::<(), Infallible>(())
+        })
+        .unwrap();
+        assert_eq!(summary.done(), n as u64);
+        assert_eq!(summary.unknown, 1, "{summary:?}");
+        let window = 2 * IN_FLIGHT_PER_JOB;
+        assert!(ahead.iter().all(|&a| a <= window + 1), "{ahead:?}");
+    }
+
+    #[test]
+    fn progress_line() {
+        let p = Progress {
+            done: 50,
+            total: Some(200),
+            elapsed: Duration::from_secs(10),
+        };
+        assert_eq!(p.rate(), Some(5.0));
+        assert_eq!(p.eta(), Some(Duration::from_secs(30)));
+        assert_eq!(
+            p.to_string(),
+            "[#####---------------] 50/200 25% 5.0/s ETA 0:30 elapsed 0:10"
+        );
+        let p = Progress {
+            done: 0,
+            total: None,
+            elapsed: Duration::from_secs(3725),
+        };
+        assert_eq!(p.rate(), None);
+        assert_eq!(p.to_string(), "0 done -/s elapsed 1:02:05");
+    }
+}
