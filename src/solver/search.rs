@@ -183,6 +183,9 @@ pub struct Stats {
     pub rep_hits: u64,
     pub path_records: u64,
     pub max_ply: u32,
+    /// Nodes searched inside nested searches (the base of drop
+    /// interpositions, and their useless tests).
+    pub nested_nodes: u64,
 }
 
 #[inline(always)]
@@ -215,6 +218,9 @@ impl Search<'_> {
     #[inline(always)]
     pub(crate) fn count_node(&mut self) {
         self.nodes += 1;
+        if self.nest > 0 {
+            self.stats.nested_nodes += 1;
+        }
         if self.aborted.is_some() {
             return;
         }
