@@ -6,5 +6,6 @@
 //! the solver.
 
 pub mod core;
+pub mod generate;
 pub mod solver;
 pub mod verify;

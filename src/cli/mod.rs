@@ -7,6 +7,7 @@
 //! is stopped by Ctrl-C. Nothing here panics
 //! on user input.
 
+mod generate;
 mod moves;
 mod perft;
 mod solve;
@@ -38,6 +39,7 @@ enum Command {
     Moves(moves::Args),
     Solve(solve::Args),
     Verify(verify::Args),
+    Generate(generate::Args),
 }
 
 /// What went wrong in a subcommand.
@@ -84,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Moves(args) => moves::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
+        Command::Generate(args) => generate::run(args, &mut out),
         Command::Verify(args) => match verify::run(args, &mut out) {
             Ok(true) => Ok(()),
             Ok(false) => {
