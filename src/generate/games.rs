@@ -15,8 +15,9 @@
 //!
 //! ```
 //! use tsume::generate::games::{FromConfig, puzzles_from_games, read_games};
-//! // A mate in 3 (from YaneuraOu's test positions), then two moves of it.
-//! let text = "3sks3/9/4+P4/9/9/9/9/9/9 b S2rb4gs4n4l17p 1 moves S*5b 4a5b\n";
+//! // A mate in 3, then two moves of it: the mate in 1 left is found twice
+//! // (along the solution, then in the game), and written once.
+//! let text = "6k2/8p/5+R1R1/5G3/9/9/9/9/9 b 2b3g4s4n4l17p 1 moves 2c3c+ 3a2a\n";
 //! let games = read_games(text.as_bytes()).unwrap();
 //! let config = FromConfig { min_plies: 1, max_plies: 3, ..FromConfig::default() };
 //! let puzzles = puzzles_from_games(&games, &config).unwrap();
