@@ -315,7 +315,7 @@ fn no_quick_alternative(solver: &mut Solver, pos: &Position, line: &[Move], node
                 }
                 if let Ok(r) = solver.solve(&p.after(c), &limits)
                     && let Outcome::Mate { moves } = r.outcome
-                    && (moves.len() + 1 <= left || !r.exact)
+                    && (moves.len() < left || !r.exact)
                 {
                     return false;
                 }
