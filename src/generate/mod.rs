@@ -334,11 +334,12 @@ fn climb_nodes(config: &Config) -> u64 {
 
 /// Random positions drawn before giving up on a candidate.
 const RANDOM_TRIES: usize = 30;
-/// Changes tried on a candidate's position.
+/// Changes tried on a candidate's position, per two plies asked: longer
+/// mates take more changes to grow.
 const CLIMB_STEPS: usize = 60;
 
-/// How good a mate is as a start for a puzzle of `n` plies: its length,
-/// one less when the attacker ends with pieces in hand; `None` for no mate.
+/// How good a mate is as a start for a puzzle: its length, one less when
+/// the attacker ends with pieces in hand.
 fn fitness(pos: &Position, line: &[Move]) -> i64 {
     line.len() as i64 - i64::from(!final_hand(pos, line).is_empty())
 }
@@ -370,7 +371,7 @@ fn candidate(config: &Config, index: u64) -> Option<Puzzle> {
         }
         let (mut sketch, mut pos, mut line) = current?;
         let mut tried: HashSet<u64> = HashSet::new();
-        for _ in 0..CLIMB_STEPS {
+        for _ in 0..CLIMB_STEPS * (n as usize + 1) / 2 {
             if line.len() as u32 >= n && tried.insert(pos.key()) {
                 let cut = line.len() - n as usize;
                 let mut sub = pos.clone();
@@ -514,5 +515,64 @@ impl Iterator for Generator {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULES: Rules = Rules {
+        min: 1,
+        max: 1,
+        pieces_left: false,
+        nodes: 50_000,
+    };
+
+    fn judged(sfen: &str, rules: Rules) -> Option<Vec<String>> {
+        let pos: Position = sfen.parse().unwrap();
+        let (line, nodes) = judge(&mut Solver::new(4), &pos, rules)?;
+        assert!(nodes > 0);
+        Some(line.iter().map(|m| m.to_string()).collect())
+    }
+
+    #[test]
+    fn judge_holds_puzzles_to_the_rules() {
+        // Sound: G*5b, and no other check mates.
+        let sound = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        assert_eq!(judged(sound, RULES), Some(vec!["G*5b".to_string()]));
+        // Not of the asked length.
+        let three = Rules {
+            min: 3,
+            max: 3,
+            ..RULES
+        };
+        assert_eq!(judged(sound, three), None);
+        // A gold left in hand (駒余り): refused, unless allowed.
+        let left = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1";
+        assert_eq!(judged(left, RULES), None);
+        let games = Rules {
+            pieces_left: true,
+            ..RULES
+        };
+        assert_eq!(judged(left, games), Some(vec!["G*5b".to_string()]));
+        // Two mates in one (G*5b, and the gold on 4c by 4c5b): refused.
+        let two = "4k4/9/4PG3/9/9/9/9/9/9 b G2r2b2g4s4n4l17p 1";
+        assert_eq!(judged(two, games), None);
+    }
+
+    #[test]
+    fn finishing_takes_off_what_is_not_needed() {
+        // The pawn on 1i plays no part.
+        let pos: Position = "4k4/9/4P4/9/9/9/9/9/8P b G2r2b3g4s4n4l16p 1"
+            .parse()
+            .unwrap();
+        let p = finish(&mut Solver::new(4), pos, RULES, 0, 0).unwrap();
+        assert_eq!(
+            p.position.to_string(),
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+        );
+        assert_eq!(p.moves.len(), 1);
+        assert_eq!(p.tags, [Tag::Drop, Tag::DropMate]);
     }
 }
