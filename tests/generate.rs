@@ -50,6 +50,12 @@ fn hand_after(pos: &Position, moves: &[Move]) -> tsume::core::Hand {
 /// Solves and verifies `p` again with a fresh solver and no node limit on
 /// the answer: the same line, exact, unique, as long as claimed.
 fn check_puzzle(p: &Puzzle, plies: usize, tsume_rules: bool) {
+    check_puzzle_with(p, plies, tsume_rules, true)
+}
+
+/// As [`check_puzzle`]; `rest`: whether the defender must hold the rest of
+/// the set (else nothing).
+fn check_puzzle_with(p: &Puzzle, plies: usize, tsume_rules: bool, rest: bool) {
     let pos = &p.position;
     let mut solver = Solver::new(16);
     let r = solver
@@ -86,6 +92,10 @@ fn check_puzzle(p: &Puzzle, plies: usize, tsume_rules: bool) {
         assert_eq!(pos.side_to_move(), Color::Black);
         assert!(pos.king_square(Color::Black).is_none());
         assert!(hand_after(pos, &p.moves).is_empty(), "{pos}: pieces left");
+        if !rest {
+            assert!(pos.hand(Color::White).is_empty(), "{pos}");
+            return;
+        }
         for k in PieceKind::HAND {
             let on_board = pos.pieces_of_kind(k).count()
                 + k.promoted().map_or(0, |pk| pos.pieces_of_kind(pk).count());
@@ -129,6 +139,21 @@ fn generated_puzzles_are_unique_mates_of_the_asked_length() {
             last = Some(index);
         }
     }
+}
+
+#[test]
+fn the_defender_may_hold_nothing() {
+    let config = Config {
+        plies: 3,
+        seed: 2,
+        jobs: 2,
+        max_candidates: Some(200),
+        defender_holds_rest: false,
+        ..Config::default()
+    };
+    let puzzles: Vec<Puzzle> = Generator::new(config).unwrap().take(1).collect();
+    assert_eq!(puzzles.len(), 1);
+    check_puzzle_with(&puzzles[0], 3, true, false);
 }
 
 #[test]

@@ -71,6 +71,11 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
 
+    /// The defender holds no pieces (the pieces on neither the board nor
+    /// the attacker's hand are out of play), instead of all of them
+    #[arg(long, conflicts_with = "from")]
+    no_defender_hand: bool,
+
     /// Give up after this many candidate positions
     #[arg(long, value_name = "N", conflicts_with = "from")]
     max_candidates: Option<u64>,
@@ -199,6 +204,7 @@ fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliEr
         jobs,
         nodes: args.nodes.unwrap_or(Config::default().nodes),
         max_candidates: args.max_candidates,
+        defender_holds_rest: !args.no_defender_hand,
     };
     let mut generator = Generator::new(config).map_err(|e| CliError::Input(e.to_string()))?;
     let progress = io::stderr().is_terminal();

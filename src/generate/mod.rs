@@ -4,7 +4,8 @@
 //!
 //! A generated puzzle is a tsume problem: the attacker (Black) has no king,
 //! gives check at every move and ends with an empty hand; the defender
-//! holds every piece that is not on the board nor in the attacker's hand;
+//! holds every piece that is not on the board nor in the attacker's hand
+//! (unless [`Config::defender_holds_rest`] is false: then none);
 //! the solution is the solver's tsume answer, of exactly the asked length,
 //! and the verifier finds no alternative mate at any attacker move (not
 //! even at the last move; a mate in more moves than the solution has left
@@ -48,7 +49,7 @@ use rayon::prelude::*;
 
 use crate::core::movegen::check_moves;
 use crate::core::notation::japanese_line;
-use crate::core::{Hand, Move, Position};
+use crate::core::{Color, Hand, Move, Position};
 use crate::solver::{Limits, Outcome, Solver};
 use crate::verify::{self, FindingKind, Verdict};
 
@@ -72,6 +73,10 @@ pub struct Config {
     pub nodes: u64,
     /// Give up after this many candidates (none: go on as long as asked).
     pub max_candidates: Option<u64>,
+    /// The defender holds every piece not on the board nor in the
+    /// attacker's hand (the tsume convention, the default); when false it
+    /// holds nothing and those pieces are out of play.
+    pub defender_holds_rest: bool,
 }
 
 impl Default for Config {
@@ -82,6 +87,7 @@ impl Default for Config {
             jobs: 1,
             nodes: 50_000,
             max_candidates: None,
+            defender_holds_rest: true,
         }
     }
 }
@@ -361,7 +367,7 @@ fn candidate(config: &Config, index: u64) -> Option<Puzzle> {
     with_solver(|solver| {
         let mut current = None;
         for _ in 0..RANDOM_TRIES {
-            let sketch = Sketch::random(&mut rng, n);
+            let sketch = Sketch::random(&mut rng, n).with_rest_in_hand(config.defender_holds_rest);
             if let Some(pos) = sketch.position()
                 && let Some((line, _)) = answer(solver, &pos, climb)
             {
@@ -379,7 +385,11 @@ fn candidate(config: &Config, index: u64) -> Option<Puzzle> {
                     sub.do_move(m);
                 }
                 sub.set_ply(1);
-                if final_hand(&sub, &line[cut..]).is_empty()
+                // Captures before the cut may have put pieces in the hand
+                // of a defender asked to hold none.
+                let hand_as_asked = config.defender_holds_rest || sub.hand(Color::White).is_empty();
+                if hand_as_asked
+                    && final_hand(&sub, &line[cut..]).is_empty()
                     && let Some(p) = finish(solver, sub, rules, index, config.seed)
                 {
                     return Some(p);

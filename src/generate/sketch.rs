@@ -76,8 +76,10 @@ const DEFENDER: Color = Color::White;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sketch {
     board: [Option<Piece>; 81],
-    /// The attacker's hand; the defender's is the rest of the set.
+    /// The attacker's hand; the defender's is the rest of the set, or
+    /// nothing (the rest out of play) when `rest_in_hand` is false.
     hand: Hand,
+    rest_in_hand: bool,
 }
 
 /// How much material a problem of `plies` gets: (defender pieces beside
@@ -103,7 +105,16 @@ impl Sketch {
         Sketch {
             board: [None; 81],
             hand: Hand::EMPTY,
+            rest_in_hand: true,
         }
+    }
+
+    /// The same sketch, the defender holding the rest of the set (true,
+    /// the tsume convention and the default) or nothing (the rest out of
+    /// play).
+    pub fn with_rest_in_hand(mut self, yes: bool) -> Sketch {
+        self.rest_in_hand = yes;
+        self
     }
 
     /// A random position for a problem of about `plies` plies: the king on
@@ -259,7 +270,8 @@ impl Sketch {
     }
 
     /// The sketch of a tsume position: the attacker (Black) to move, no
-    /// attacker king, one defender king. `None` otherwise.
+    /// attacker king, one defender king, the defender holding the rest of
+    /// the set or nothing. `None` otherwise.
     pub fn from_position(pos: &Position) -> Option<Sketch> {
         if pos.side_to_move() != ATTACKER
             || pos.king_square(ATTACKER).is_some()
@@ -272,7 +284,17 @@ impl Sketch {
             s.board[sq.index()] = pos.piece_at(sq);
         }
         s.hand = pos.hand(ATTACKER);
-        Some(s)
+        let mut rest = Hand::EMPTY;
+        for k in PieceKind::HAND {
+            rest.set(k, s.free(k));
+        }
+        if pos.hand(DEFENDER) == rest {
+            Some(s)
+        } else if pos.hand(DEFENDER).is_empty() {
+            Some(s.with_rest_in_hand(false))
+        } else {
+            None
+        }
     }
 
     /// The squares holding a piece other than the king, in index order.
@@ -282,7 +304,8 @@ impl Sketch {
             .collect()
     }
 
-    /// The position (attacker to move, the defender holding the rest), or
+    /// The position (attacker to move, the defender holding the rest or
+    /// nothing), or
     /// `None` when it breaks a rule: two pawns on a file, a piece that can
     /// never move, the king in check, the attacker with nothing to play.
     pub fn position(&self) -> Option<Position> {
@@ -293,8 +316,10 @@ impl Sketch {
             }
         }
         let mut rest = Hand::EMPTY;
-        for k in PieceKind::HAND {
-            rest.set(k, self.free(k));
+        if self.rest_in_hand {
+            for k in PieceKind::HAND {
+                rest.set(k, self.free(k));
+            }
         }
         pos.set_hand(ATTACKER, self.hand);
         pos.set_hand(DEFENDER, rest);
@@ -355,5 +380,23 @@ mod tests {
         }
         // Some draws break a rule (the king in check, two pawns on a file).
         assert!(made > 120, "{made}");
+    }
+
+    #[test]
+    fn the_defender_holds_the_rest_or_nothing() {
+        let rest: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+            .parse()
+            .unwrap();
+        let s = Sketch::from_position(&rest).unwrap();
+        assert_eq!(s.position(), Some(rest));
+        let none = s.with_rest_in_hand(false).position().unwrap();
+        assert_eq!(none.to_string(), "4k4/9/4P4/9/9/9/9/9/9 b G 1");
+        assert_eq!(
+            Sketch::from_position(&none).and_then(|s| s.position()),
+            Some(none)
+        );
+        // Some pieces in the defender's hand, not all: not a sketch.
+        let some: Position = "4k4/9/4P4/9/9/9/9/9/9 b Gr 1".parse().unwrap();
+        assert_eq!(Sketch::from_position(&some), None);
     }
 }
