@@ -15,8 +15,9 @@ use super::CliError;
 /// Made up: `--plies N --count K` writes K distinct puzzles, each a mate in
 /// exactly N plies (odd, 1 to 31) by tsume rules: the attacker (Black) gives
 /// check at every move and ends with an empty hand, the defender holds all
-/// the other pieces, and no other attacker move mates at any point of the
-/// solution (not even at the last move), nor does a defence last as long.
+/// the other pieces (none with --no-defender-hand), and no other attacker
+/// move mates at any point of the solution (not even at the last move; a
+/// proven longer mate is allowed), nor does a defence last as long.
 /// The same --seed gives the same puzzles, whatever --jobs.
 ///
 /// From games: `--from FILE` reads one game a line (an SFEN, or a USI move
