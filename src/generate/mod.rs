@@ -32,10 +32,10 @@
 //! shorter, until the mate is at least as long as asked. The last plies of
 //! that mate, from the position where they start, are the puzzle if the
 //! verifier finds it sound; then pieces that are not needed are taken off
-//! (they go to the defender's hand) as long as the puzzle stays sound and
-//! as long. Candidates run in parallel; the puzzles are kept in the order
-//! of the candidates' numbers, dropping positions seen before, so the
-//! result does not depend on the number of threads.
+//! (into the defender's hand, or out of play) as long as the puzzle stays
+//! sound and as long. Candidates run in parallel; the puzzles are kept in
+//! the order of the candidates' numbers, dropping positions seen before,
+//! so the result does not depend on the number of threads.
 
 pub mod games;
 pub mod sketch;
