@@ -3,11 +3,13 @@
 //! The crate is built in floors: [`core`] holds the rules of shogi (board,
 //! SFEN, exact move generation); [`solver`] is the mate search over it and
 //! reads the tsume-shogi answer; [`verify`] checks composed problems with
-//! the solver; [`batch`] solves many problems on all cores. [`record`]
-//! reads and writes game and problem records (KIF, KI2, CSA).
+//! the solver; [`batch`] solves many problems on all cores; [`generate`]
+//! makes training puzzles with both. [`record`] reads and writes game
+//! and problem records (KIF, KI2, CSA).
 
 pub mod batch;
 pub mod core;
+pub mod generate;
 pub mod record;
 pub mod solver;
 pub mod usi;

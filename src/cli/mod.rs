@@ -8,6 +8,7 @@
 //! on user input.
 
 mod game;
+mod generate;
 mod moves;
 mod perft;
 mod record;
@@ -43,6 +44,7 @@ enum Command {
     Verify(verify::Args),
     Game(game::Args),
     Usi(usi::Args),
+    Generate(generate::Args),
 }
 
 /// What went wrong in a subcommand.
@@ -97,6 +99,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Game(args) => game::run(args, &mut out),
         Command::Usi(_) => Ok(()),
+        Command::Generate(args) => generate::run(args, &mut out),
         Command::Verify(args) => match verify::run(args, &mut out) {
             Ok(true) => Ok(()),
             Ok(false) => {

@@ -1,0 +1,590 @@
+//! Training puzzles: mate problems of a given length with a unique
+//! solution, made from random positions ([`Generator`]) or cut from the
+//! positions of real games ([`games`]).
+//!
+//! A generated puzzle is a tsume problem: the attacker (Black) has no king,
+//! gives check at every move and ends with an empty hand; the defender
+//! holds every piece that is not on the board nor in the attacker's hand
+//! (unless [`Config::defender_holds_rest`] is false: then none);
+//! the solution is the solver's tsume answer, of exactly the asked length,
+//! and the verifier finds no alternative mate at any attacker move (not
+//! even at the last move; a mate in more moves than the solution has left
+//! is no alternative, as in puzzle collections, when its length is proven)
+//! and no defence as long as the main line (変同).
+//!
+//! ```
+//! use tsume::generate::{Config, Generator};
+//! let config = Config { plies: 1, seed: 5, ..Config::default() };
+//! let puzzles: Vec<_> = Generator::new(config).unwrap().take(2).collect();
+//! assert_eq!(puzzles.len(), 2);
+//! for p in &puzzles {
+//!     assert_eq!(p.moves.len(), 1);
+//!     // Mate by tsume rules: checkmate, or only useless drops left.
+//!     let attacker = p.position.side_to_move();
+//!     assert!(tsume::solver::is_tsume_line(&p.position, &p.moves, attacker));
+//! }
+//! // The same seed gives the same puzzles.
+//! let again: Vec<_> = Generator::new(config).unwrap().take(2).collect();
+//! assert_eq!(puzzles, again);
+//! ```
+//!
+//! How: each candidate (numbered from 0) draws a random position with its
+//! own random numbers, seeded from the seed and its number, then changes
+//! it one piece at a time, keeping the changes that make the mate no
+//! shorter, until the mate is at least as long as asked. The last plies of
+//! that mate, from the position where they start, are the puzzle if the
+//! verifier finds it sound; then pieces that are not needed are taken off
+//! (into the defender's hand, or out of play) as long as the puzzle stays
+//! sound and as long. Candidates run in parallel; the puzzles are kept in
+//! the order of the candidates' numbers, dropping positions seen before,
+//! so the result does not depend on the number of threads.
+
+pub mod games;
+pub mod sketch;
+pub mod tags;
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+use hashbrown::HashSet;
+use rayon::prelude::*;
+
+use crate::core::movegen::check_moves;
+use crate::core::notation::japanese_line;
+use crate::core::{Color, Hand, Move, Position};
+use crate::solver::{Limits, Outcome, Solver};
+use crate::verify::{self, FindingKind, Verdict};
+
+use sketch::{Rng, Sketch, mix};
+pub use tags::{Difficulty, Tag};
+
+/// The longest puzzle that can be asked for.
+pub const MAX_PLIES: u32 = 31;
+
+/// What to generate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The length of each puzzle in plies: odd, 1 to [`MAX_PLIES`].
+    pub plies: u32,
+    /// The seed: the same seed gives the same puzzles.
+    pub seed: u64,
+    /// Threads (at least 1); the puzzles do not depend on it.
+    pub jobs: usize,
+    /// Nodes for each search (the solver's node limit; the verifier's for
+    /// each alternative). Larger finds more, slower.
+    pub nodes: u64,
+    /// Give up after this many candidates (none: go on as long as asked).
+    pub max_candidates: Option<u64>,
+    /// The defender holds every piece not on the board nor in the
+    /// attacker's hand (the tsume convention, the default); when false it
+    /// holds nothing and those pieces are out of play.
+    pub defender_holds_rest: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            plies: 3,
+            seed: 1,
+            jobs: 1,
+            nodes: 50_000,
+            max_candidates: None,
+            defender_holds_rest: true,
+        }
+    }
+}
+
+/// A configuration that cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("a mate takes an odd number of plies: {0} is even")]
+    EvenPlies(u32),
+    #[error("{0} plies: puzzles of 1 to {MAX_PLIES} plies can be generated")]
+    PliesOutOfRange(u32),
+    #[error("the number of jobs must be at least 1")]
+    NoJobs,
+    #[error("the node limit must be at least 1")]
+    NoNodes,
+    #[error("the plies range {min}..={max} is empty or not within 1..={MAX_PLIES}")]
+    BadRange { min: u32, max: u32 },
+    #[error("cannot start the threads: {0}")]
+    Threads(String),
+}
+
+/// Where a puzzle comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Candidate `index` of the generator run with `seed`.
+    Generated { seed: u64, index: u64 },
+    /// A game: its line in the input (from 1), the moves of the game
+    /// played to reach the position (`ply`), and the moves of the mate
+    /// played from there (`cut`, 0 when the puzzle is the game position).
+    Game { line: usize, ply: usize, cut: usize },
+}
+
+/// A puzzle with its answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Puzzle {
+    /// The position, the attacker to move.
+    pub position: Position,
+    /// The solution (the tsume answer), attacker and defender alternating.
+    pub moves: Vec<Move>,
+    /// The solution in Japanese notation.
+    pub japanese: String,
+    pub difficulty: Difficulty,
+    pub tags: Vec<Tag>,
+    pub origin: Origin,
+}
+
+impl Puzzle {
+    /// The length in plies.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// A puzzle from a checked position and line.
+    fn new(position: Position, moves: Vec<Move>, nodes: u64, origin: Origin) -> Puzzle {
+        let japanese = japanese_line(&position, &moves, None).unwrap_or_default();
+        Puzzle {
+            difficulty: tags::difficulty(&position, &moves, nodes),
+            tags: tags::tags(&position, &moves),
+            japanese,
+            moves,
+            position,
+            origin,
+        }
+    }
+}
+
+/// The table size of each thread's solver, in megabytes. Fixed, so that
+/// the searches do not depend on the number of threads.
+const SOLVER_MB: usize = 16;
+
+thread_local! {
+    static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's solver, its table emptied first.
+fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
+    SOLVER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let solver = slot.get_or_insert_with(|| Solver::new(SOLVER_MB));
+        solver.clear();
+        f(solver)
+    })
+}
+
+/// The tsume answer of `pos` within `nodes`, with the solver's nodes; only
+/// when it is exact (proven shortest).
+fn answer(solver: &mut Solver, pos: &Position, nodes: u64) -> Option<(Vec<Move>, u64)> {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let r = solver.solve(pos, &limits).ok()?;
+    match r.outcome {
+        Outcome::Mate { moves } if r.exact => Some((moves, r.nodes)),
+        _ => None,
+    }
+}
+
+/// The attacker's hand at the end of `line` from `pos`.
+fn final_hand(pos: &Position, line: &[Move]) -> Hand {
+    let attacker = pos.side_to_move();
+    let mut p = pos.clone();
+    for &m in line {
+        p.do_move(m);
+    }
+    p.hand(attacker)
+}
+
+/// The rules a puzzle is held to.
+#[derive(Copy, Clone, Debug)]
+struct Rules {
+    /// Plies allowed.
+    min: u32,
+    max: u32,
+    /// Whether the attacker may end with pieces in hand (game positions).
+    pieces_left: bool,
+    nodes: u64,
+}
+
+/// The solution of `pos` if it is a puzzle by `rules`: an exact tsume
+/// answer of an allowed length, and a verification that finds no
+/// alternative mate at any attacker move (a longer one excepted, as in
+/// puzzle collections: the shortest mate is asked), not even at the last
+/// move, no side line as long as the main line, nothing left unchecked
+/// (and no pieces left, unless allowed). With the nodes of a search from
+/// an empty table, for the difficulty.
+fn judge(solver: &mut Solver, pos: &Position, rules: Rules) -> Option<(Vec<Move>, u64)> {
+    solver.clear();
+    let (line, nodes) = answer(solver, pos, rules.nodes)?;
+    let len = line.len() as u32;
+    if len < rules.min || len > rules.max {
+        return None;
+    }
+    if !rules.pieces_left && !final_hand(pos, &line).is_empty() {
+        return None;
+    }
+    if !no_quick_alternative(solver, pos, &line, (rules.nodes / 10).max(1)) {
+        return None;
+    }
+    // The verification runs first with a tenth of the nodes, and again
+    // with all of them only when something was left unchecked.
+    for budget in [(rules.nodes / 10).max(1), rules.nodes] {
+        let options = verify::Options {
+            nodes_per_search: budget,
+            main_nodes: Some(rules.nodes),
+            ..verify::Options::default()
+        };
+        let report = verify::verify(solver, pos, &options).ok()?;
+        if !(matches!(report.verdict, Verdict::Sound | Verdict::Flawed)
+            && report.exact
+            && report.main_line == line)
+        {
+            return None;
+        }
+        let mut unchecked = false;
+        for f in &report.findings {
+            match f.kind {
+                FindingKind::SideLineAlternative => {}
+                FindingKind::PiecesLeft if rules.pieces_left => {}
+                FindingKind::Unchecked => unchecked = true,
+                FindingKind::LongerAlternativeMate => {
+                    // Longer only if the alternative's length is exact.
+                    if !longer_alternative(solver, pos, &line, f.ply, f.moves.first(), rules.nodes)
+                    {
+                        return None;
+                    }
+                }
+                _ => return None,
+            }
+        }
+        if !unchecked {
+            return Some((line, nodes));
+        }
+    }
+    None
+}
+
+/// Whether the alternative `alt` to move `ply` (from 1) of `line` mates,
+/// by a proven shortest line, only in more moves than `line` has left.
+fn longer_alternative(
+    solver: &mut Solver,
+    pos: &Position,
+    line: &[Move],
+    ply: usize,
+    alt: Option<&Move>,
+    nodes: u64,
+) -> bool {
+    let (Some(&alt), Some(before)) = (alt, ply.checked_sub(1)) else {
+        return false;
+    };
+    let mut p = pos.clone();
+    for &m in line.iter().take(before) {
+        p.do_move(m);
+    }
+    if p.is_legal(alt).is_err() {
+        return false;
+    }
+    let limits = Limits {
+        nodes: Some(nodes),
+        defender_to_move: true,
+        ..Limits::default()
+    };
+    let left = line.len() - before;
+    match solver
+        .solve(&p.after(alt), &limits)
+        .map(|r| (r.outcome, r.exact))
+    {
+        Ok((Outcome::Mate { moves }, true)) => moves.len() + 1 > left,
+        Ok((Outcome::NoMate, _)) => true,
+        _ => false,
+    }
+}
+
+/// A quick look for an alternative before the full verification: at each
+/// attacker move of `line`, every other check is searched with `nodes`;
+/// false at the first that mates within the moves left (or by a line not
+/// proven shortest). Undecided ones are left to the verifier.
+fn no_quick_alternative(solver: &mut Solver, pos: &Position, line: &[Move], nodes: u64) -> bool {
+    let limits = Limits {
+        nodes: Some(nodes),
+        defender_to_move: true,
+        ..Limits::default()
+    };
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if i % 2 == 0 {
+            let left = line.len() - i;
+            for &c in check_moves(&p).iter() {
+                if c == m {
+                    continue;
+                }
+                if let Ok(r) = solver.solve(&p.after(c), &limits)
+                    && let Outcome::Mate { moves } = r.outcome
+                    && (moves.len() < left || !r.exact)
+                {
+                    return false;
+                }
+            }
+        }
+        p.do_move(m);
+    }
+    true
+}
+
+/// Nodes for the searches of a candidate's changes: fewer than for
+/// judging a puzzle, more for longer puzzles.
+fn climb_nodes(config: &Config) -> u64 {
+    (config.nodes / 20).max(100) * u64::from(config.plies + 3) / 2
+}
+
+/// Random positions drawn before giving up on a candidate.
+const RANDOM_TRIES: usize = 30;
+/// Changes tried on a candidate's position, per two plies asked: longer
+/// mates take more changes to grow.
+const CLIMB_STEPS: usize = 60;
+
+/// How good a mate is as a start for a puzzle: its length, one less when
+/// the attacker ends with pieces in hand.
+fn fitness(pos: &Position, line: &[Move]) -> i64 {
+    line.len() as i64 - i64::from(!final_hand(pos, line).is_empty())
+}
+
+/// Candidate `index` of `config`: a puzzle, or `None` when this
+/// candidate's position does not become one.
+fn candidate(config: &Config, index: u64) -> Option<Puzzle> {
+    let n = config.plies;
+    let mut rng = Rng::new(mix(mix(config.seed)
+        ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        ^ u64::from(n)));
+    let rules = Rules {
+        min: n,
+        max: n,
+        pieces_left: false,
+        nodes: config.nodes,
+    };
+    let climb = climb_nodes(config);
+    with_solver(|solver| {
+        let mut current = None;
+        for _ in 0..RANDOM_TRIES {
+            let sketch = Sketch::random(&mut rng, n).with_rest_in_hand(config.defender_holds_rest);
+            if let Some(pos) = sketch.position()
+                && let Some((line, _)) = answer(solver, &pos, climb)
+            {
+                current = Some((sketch, pos, line));
+                break;
+            }
+        }
+        let (mut sketch, mut pos, mut line) = current?;
+        let mut tried: HashSet<u64> = HashSet::new();
+        for _ in 0..CLIMB_STEPS * (n as usize + 1) / 2 {
+            if line.len() as u32 >= n && tried.insert(pos.key()) {
+                let cut = line.len() - n as usize;
+                let mut sub = pos.clone();
+                for &m in &line[..cut] {
+                    sub.do_move(m);
+                }
+                sub.set_ply(1);
+                // Captures before the cut may have put pieces in the hand
+                // of a defender asked to hold none.
+                let hand_as_asked = config.defender_holds_rest || sub.hand(Color::White).is_empty();
+                if hand_as_asked
+                    && final_hand(&sub, &line[cut..]).is_empty()
+                    && let Some(p) = finish(solver, sub, rules, index, config.seed)
+                {
+                    return Some(p);
+                }
+            }
+            let next = sketch.mutate(&mut rng);
+            let Some(next_pos) = next.position() else {
+                continue;
+            };
+            if let Some((next_line, _)) = answer(solver, &next_pos, climb)
+                && fitness(&next_pos, &next_line) >= fitness(&pos, &line).min(i64::from(n))
+            {
+                (sketch, pos, line) = (next, next_pos, next_line);
+            }
+        }
+        None
+    })
+}
+
+/// The puzzle at `pos` if it is one, with the pieces it does not need
+/// taken off.
+fn finish(
+    solver: &mut Solver,
+    pos: Position,
+    rules: Rules,
+    index: u64,
+    seed: u64,
+) -> Option<Puzzle> {
+    let (mut line, mut nodes) = judge(solver, &pos, rules)?;
+    let mut pos = pos;
+    if let Some(mut sketch) = Sketch::from_position(&pos) {
+        for sq in sketch.piece_squares() {
+            let Some(smaller) = sketch.without(sq) else {
+                continue;
+            };
+            let Some(p) = smaller.position() else {
+                continue;
+            };
+            if let Some((l, n)) = judge(solver, &p, rules) {
+                (sketch, pos, line, nodes) = (smaller, p, l, n);
+            }
+        }
+    }
+    Some(Puzzle::new(
+        pos,
+        line,
+        nodes,
+        Origin::Generated { seed, index },
+    ))
+}
+
+/// Checks a configuration.
+fn check_config(config: &Config) -> Result<(), ConfigError> {
+    if config.plies.is_multiple_of(2) {
+        return Err(ConfigError::EvenPlies(config.plies));
+    }
+    if config.plies > MAX_PLIES {
+        return Err(ConfigError::PliesOutOfRange(config.plies));
+    }
+    if config.jobs == 0 {
+        return Err(ConfigError::NoJobs);
+    }
+    if config.nodes == 0 {
+        return Err(ConfigError::NoNodes);
+    }
+    Ok(())
+}
+
+/// A thread pool of `jobs` threads.
+fn pool(jobs: usize) -> Result<rayon::ThreadPool, ConfigError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| ConfigError::Threads(e.to_string()))
+}
+
+/// The puzzles of a configuration, in order, without end (unless
+/// [`Config::max_candidates`] is set): take as many as needed.
+pub struct Generator {
+    config: Config,
+    pool: rayon::ThreadPool,
+    next: u64,
+    ready: VecDeque<Puzzle>,
+    seen: HashSet<u64>,
+}
+
+impl Generator {
+    /// A generator, or why the configuration cannot run.
+    pub fn new(config: Config) -> Result<Generator, ConfigError> {
+        check_config(&config)?;
+        Ok(Generator {
+            pool: pool(config.jobs)?,
+            config,
+            next: 0,
+            ready: VecDeque::new(),
+            seen: HashSet::new(),
+        })
+    }
+
+    /// How many candidates have been tried so far.
+    pub fn candidates(&self) -> u64 {
+        self.next
+    }
+}
+
+impl Iterator for Generator {
+    type Item = Puzzle;
+
+    fn next(&mut self) -> Option<Puzzle> {
+        loop {
+            if let Some(p) = self.ready.pop_front() {
+                return Some(p);
+            }
+            let limit = self.config.max_candidates.unwrap_or(u64::MAX);
+            if self.next >= limit {
+                return None;
+            }
+            // A batch of candidates, a few per thread; the batch size does
+            // not change which puzzles come out, only how many are
+            // computed ahead.
+            let end = limit.min(self.next + 2 * self.config.jobs as u64);
+            let config = self.config;
+            let found: Vec<Option<Puzzle>> = self.pool.install(|| {
+                (self.next..end)
+                    .into_par_iter()
+                    .map(|i| candidate(&config, i))
+                    .collect()
+            });
+            self.next = end;
+            for p in found.into_iter().flatten() {
+                if self.seen.insert(p.position.key()) {
+                    self.ready.push_back(p);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULES: Rules = Rules {
+        min: 1,
+        max: 1,
+        pieces_left: false,
+        nodes: 50_000,
+    };
+
+    fn judged(sfen: &str, rules: Rules) -> Option<Vec<String>> {
+        let pos: Position = sfen.parse().unwrap();
+        let (line, nodes) = judge(&mut Solver::new(4), &pos, rules)?;
+        assert!(nodes > 0);
+        Some(line.iter().map(|m| m.to_string()).collect())
+    }
+
+    #[test]
+    fn judge_holds_puzzles_to_the_rules() {
+        // Sound: G*5b, and no other check mates.
+        let sound = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+        assert_eq!(judged(sound, RULES), Some(vec!["G*5b".to_string()]));
+        // Not of the asked length.
+        let three = Rules {
+            min: 3,
+            max: 3,
+            ..RULES
+        };
+        assert_eq!(judged(sound, three), None);
+        // A gold left in hand (駒余り): refused, unless allowed.
+        let left = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1";
+        assert_eq!(judged(left, RULES), None);
+        let games = Rules {
+            pieces_left: true,
+            ..RULES
+        };
+        assert_eq!(judged(left, games), Some(vec!["G*5b".to_string()]));
+        // Two mates in one (G*5b, and the gold on 4c by 4c5b): refused.
+        let two = "4k4/9/4PG3/9/9/9/9/9/9 b G2r2b2g4s4n4l17p 1";
+        assert_eq!(judged(two, games), None);
+    }
+
+    #[test]
+    fn finishing_takes_off_what_is_not_needed() {
+        // The pawn on 1i plays no part.
+        let pos: Position = "4k4/9/4P4/9/9/9/9/9/8P b G2r2b3g4s4n4l16p 1"
+            .parse()
+            .unwrap();
+        let p = finish(&mut Solver::new(4), pos, RULES, 0, 0).unwrap();
+        assert_eq!(
+            p.position.to_string(),
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+        );
+        assert_eq!(p.moves.len(), 1);
+        assert_eq!(p.tags, [Tag::Drop, Tag::DropMate]);
+    }
+}
