@@ -148,26 +148,30 @@ impl Table {
 
     /// Forgets everything: a new generation, so that solving many small
     /// problems does not rewrite the table each time; once every 255
-    /// generations, fresh zeroed memory.
+    /// generations, the table is zeroed in place (fresh memory would fault
+    /// in again, page by page).
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            let n = self.clusters.len();
-            self.clusters = Vec::new();
-            self.clusters = new_clusters(n);
+            self.clusters.fill([[0u64; 4]; CLUSTER]);
             self.generation = 1;
         }
     }
 
     /// Makes every page of the table resident now, by writing one word per
-    /// page. Untouched, each page faults twice when a search first uses it
+    /// page: call it on a new or just cleared table (the word belongs to
+    /// an entry of no current use). Untouched, each page faults twice when a search first uses it
     /// (a read maps the shared zero page, the first write copies it); on a
     /// file of 2,000 small problems that was 40% of the run time. Worth it
     /// before solving many problems; not for one short search.
     pub fn prefault(&mut self) {
         let per_page = (4096 / std::mem::size_of::<Cluster>()).max(1);
         for c in self.clusters.iter_mut().step_by(per_page) {
-            c[0][0] = std::hint::black_box(c[0][0]);
+            // A write that reads nothing first: one fault per page, with no
+            // shared zero page to replace (replacing it flushes the TLBs of
+            // every thread of the process: with two workers faulting side
+            // by side that cost more kernel time than the searches took).
+            *std::hint::black_box(&mut c[0][0]) = 0;
         }
     }
 
