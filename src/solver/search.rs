@@ -354,6 +354,53 @@ impl Search<'_> {
         Some(r)
     }
 
+    /// An OR node with three plies left under a length bound, disproven
+    /// without expanding it when every check has a reply that counts (not a
+    /// drop between checker and king, which may be useless) after which
+    /// [`frontier`](Self::frontier) finds no mate in one: stored as "no
+    /// mate within 3". `None` otherwise (the full search decides).
+    fn frontier_of_three(&mut self, pos: &mut Position) -> Option<NodeResult> {
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        if checks.is_empty() {
+            return Some(self.finish_without_moves(pos, true));
+        }
+        for &c in checks.iter() {
+            self.count_node();
+            if self.aborted.is_some() {
+                return None;
+            }
+            let undo = pos.do_move(c);
+            let squares = if self.tsume {
+                interposition_squares(pos)
+            } else {
+                Bitboard::EMPTY
+            };
+            let mut replies = MoveList::new();
+            generate_evasions(pos, &mut replies);
+            let mut refuted = false;
+            for &e in replies.iter() {
+                if e.is_drop() && squares.contains(e.to()) {
+                    continue;
+                }
+                let undo_e = pos.do_move(e);
+                let r = self.frontier(pos);
+                pos.undo_move(e, undo_e);
+                if r.is_some_and(|r| r.dn == 0) {
+                    refuted = true;
+                    break;
+                }
+            }
+            pos.undo_move(c, undo);
+            if !refuted {
+                return None;
+            }
+        }
+        let r = self.no_mate_within(pos, 3);
+        self.store(pos, &r, None, checks.len() as u64);
+        Some(r)
+    }
+
     /// The first estimate of a position never searched: mates and
     /// dead ends one ply ahead are found here (df-pn+ look-ahead).
     fn evaluate_new(&mut self, pos: &mut Position) -> NodeResult {
@@ -529,6 +576,13 @@ impl Search<'_> {
             && or_node
             && ply + 1 == self.ply_limit
             && let Some(r) = self.frontier(pos)
+        {
+            return r;
+        }
+        if self.bounded
+            && or_node
+            && ply + 3 == self.ply_limit
+            && let Some(r) = self.frontier_of_three(pos)
         {
             return r;
         }
