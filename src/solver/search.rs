@@ -327,27 +327,10 @@ impl Search<'_> {
         if checks.is_empty() {
             return Some(self.finish_without_moves(pos, true));
         }
-        let mut undecided = false;
-        for &m in checks.iter() {
-            let undo = pos.do_move(m);
-            let mated = !crate::core::movegen::has_legal_move(pos);
-            let mated_hand = mated.then(|| hands::and_proof_hand(pos, Hand::EMPTY));
-            undecided |= !mated && self.tsume && !interposition_squares(pos).is_empty();
-            pos.undo_move(m, undo);
-            if let Some(h) = mated_hand {
-                let r = NodeResult {
-                    pn: 0,
-                    dn: INF,
-                    hand: hands::or_proof_hand(pos, m, h),
-                    len: 1,
-                    path_dependent: false,
-                };
-                self.store(pos, &r, Some(m), 1);
-                return Some(r);
-            }
-        }
-        if undecided {
-            return None;
+        match self.mate_in_one(pos, &checks, self.tsume) {
+            Ok(r) => return Some(r),
+            Err(true) => return None,
+            Err(false) => {}
         }
         let r = self.no_mate_within(pos, 1);
         self.store(pos, &r, None, 1);
@@ -401,6 +384,39 @@ impl Search<'_> {
         Some(r)
     }
 
+    /// Tries each of `checks` at an OR node for a mate in one; the proof
+    /// is stored and returned. Otherwise whether, under tsume counting and
+    /// when `undecided` is asked for, some check left the defender only
+    /// moves that include drops between checker and king (which may be
+    /// useless, so the node may still be mated in one).
+    fn mate_in_one(
+        &mut self,
+        pos: &mut Position,
+        checks: &MoveList,
+        undecided: bool,
+    ) -> Result<NodeResult, bool> {
+        let mut some_undecided = false;
+        for &m in checks.iter() {
+            let undo = pos.do_move(m);
+            let mated = !crate::core::movegen::has_legal_move(pos);
+            let mated_hand = mated.then(|| hands::and_proof_hand(pos, Hand::EMPTY));
+            some_undecided |= undecided && !mated && !interposition_squares(pos).is_empty();
+            pos.undo_move(m, undo);
+            if let Some(h) = mated_hand {
+                let r = NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: hands::or_proof_hand(pos, m, h),
+                    len: 1,
+                    path_dependent: false,
+                };
+                self.store(pos, &r, Some(m), 1);
+                return Ok(r);
+            }
+        }
+        Err(some_undecided)
+    }
+
     /// The first estimate of a position never searched: mates and
     /// dead ends one ply ahead are found here (df-pn+ look-ahead).
     fn evaluate_new(&mut self, pos: &mut Position) -> NodeResult {
@@ -412,26 +428,8 @@ impl Search<'_> {
             if checks.is_empty() {
                 return self.finish_without_moves(pos, true);
             }
-            for &m in checks.iter() {
-                let undo = pos.do_move(m);
-                let mated = !crate::core::movegen::has_legal_move(pos);
-                let mated_hand = if mated {
-                    Some(hands::and_proof_hand(pos, Hand::EMPTY))
-                } else {
-                    None
-                };
-                pos.undo_move(m, undo);
-                if let Some(h) = mated_hand {
-                    let r = NodeResult {
-                        pn: 0,
-                        dn: INF,
-                        hand: hands::or_proof_hand(pos, m, h),
-                        len: 1,
-                        path_dependent: false,
-                    };
-                    self.store(pos, &r, Some(m), 1);
-                    return r;
-                }
+            if let Ok(r) = self.mate_in_one(pos, &checks, false) {
+                return r;
             }
             let r = NodeResult {
                 pn: 1,
