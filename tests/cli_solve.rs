@@ -469,3 +469,18 @@ fn usage_errors() {
         assert!(!stderr(&out).contains("panicked"), "{args:?}");
     }
 }
+
+/// A first proof's line is not the tsume answer: the text says so and gives
+/// its plies, without claiming "mate in N".
+#[test]
+fn a_first_proof_line_is_not_reported_as_mate_in_n() {
+    let out = solve(&[MATE3, "--first-line"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.lines().any(|l| l.starts_with("mate in")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("mate (the first proof's line, ") && l.contains(" plies;")),
+        "{text}"
+    );
+}
