@@ -142,6 +142,27 @@ fn generated_puzzles_are_unique_mates_of_the_asked_length() {
 }
 
 #[test]
+fn long_puzzles_are_grown_backwards_and_stay_unique() {
+    // Nine plies: grown from a three-ply puzzle by three retractions.
+    let config = |jobs| Config {
+        plies: 9,
+        seed: 1,
+        jobs,
+        max_candidates: Some(200),
+        ..Config::default()
+    };
+    let puzzles: Vec<Puzzle> = Generator::new(config(2)).unwrap().take(2).collect();
+    assert_eq!(puzzles.len(), 2);
+    for p in &puzzles {
+        check_puzzle(p, 9, true);
+    }
+    // The growth takes its random numbers from the candidate, not the
+    // thread: one job gives the same puzzles.
+    let one: Vec<Puzzle> = Generator::new(config(1)).unwrap().take(2).collect();
+    assert_eq!(one, puzzles);
+}
+
+#[test]
 fn the_defender_may_hold_nothing() {
     let config = Config {
         plies: 3,

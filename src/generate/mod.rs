@@ -35,11 +35,24 @@
 //! that mate, from the position where they start, are the puzzle if the
 //! verifier finds it sound; then pieces that are not needed are taken off
 //! (into the defender's hand, or out of play) as long as the puzzle stays
-//! sound and as long. Candidates run in parallel; the puzzles are kept in
-//! the order of the candidates' numbers, dropping positions seen before,
-//! so the result does not depend on the number of threads.
+//! sound and as long.
+//!
+//! Random changes rarely make a long mate unique, so puzzles of more than
+//! 7 plies are grown backwards instead: from a 3-ply puzzle made as
+//! above, each step takes back a defender's reply and the attacker's check
+//! before it ([`retract`]: captures, promotions and drops taken back too),
+//! in a random order, and keeps the first earlier position that is itself
+//! a puzzle of two plies more by the same rules (a bounded search first
+//! throws out, cheaply, those that let the king out or mate sooner). When
+//! no retraction of a step works, the step before tries its next one,
+//! within a budget of searches per candidate.
+//!
+//! Candidates run in parallel; the puzzles are kept in the order of the
+//! candidates' numbers, dropping positions seen before, so the result does
+//! not depend on the number of threads.
 
 pub mod games;
+pub mod retract;
 pub mod sketch;
 pub mod tags;
 
@@ -52,7 +65,7 @@ use rayon::prelude::*;
 use crate::core::movegen::check_moves;
 use crate::core::notation::japanese_line;
 use crate::core::{Color, Hand, Move, Position};
-use crate::solver::{Limits, Outcome, Solver};
+use crate::solver::{Limits, Outcome, Solver, Within};
 use crate::verify::{self, FindingKind, Verdict};
 
 use sketch::{Rng, Sketch, mix};
@@ -352,9 +365,122 @@ fn fitness(pos: &Position, line: &[Move]) -> i64 {
     line.len() as i64 - i64::from(!final_hand(pos, line).is_empty())
 }
 
+/// Puzzles longer than this are grown backwards from a shorter one:
+/// random changes rarely make a long mate unique.
+const DRAWN_MAX_PLIES: u32 = 3;
+/// The length of the drawn puzzle that longer ones grow from.
+const GROW_FROM_PLIES: u32 = 3;
+/// Retractions judged, per two plies grown, before a candidate gives up.
+const GROW_TRIES: usize = 150;
+
 /// Candidate `index` of `config`: a puzzle, or `None` when this
 /// candidate's position does not become one.
 fn candidate(config: &Config, index: u64) -> Option<Puzzle> {
+    if config.plies > DRAWN_MAX_PLIES {
+        grown(config, index)
+    } else {
+        drawn(config, index)
+    }
+}
+
+/// A puzzle grown backwards: a drawn puzzle of [`GROW_FROM_PLIES`], then,
+/// two plies at a time, a position a check and a reply before it
+/// ([`retract::retractions`], tried in a random order) that is a puzzle
+/// of two plies more by the same rules. Depth first: when no retraction of
+/// a step works, the step before tries its next one, within a budget.
+fn grown(config: &Config, index: u64) -> Option<Puzzle> {
+    let n = config.plies;
+    let start = drawn(
+        &Config {
+            plies: GROW_FROM_PLIES,
+            ..*config
+        },
+        index,
+    )?;
+    let mut rng = Rng::new(mix(mix(config.seed ^ 0x6a09_e667_f3bc_c908)
+        ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        ^ u64::from(n)));
+    let mut budget = GROW_TRIES * ((n - GROW_FROM_PLIES) / 2) as usize;
+    with_solver(|solver| {
+        let pos = grow(
+            solver,
+            config,
+            start.position,
+            GROW_FROM_PLIES,
+            &mut rng,
+            &mut budget,
+        )?;
+        let rules = Rules {
+            min: n,
+            max: n,
+            pieces_left: false,
+            nodes: config.nodes,
+        };
+        finish(solver, pos, rules, index, config.seed)
+    })
+}
+
+/// One step of [`grown`]: `pos` is a puzzle of `plies`.
+fn grow(
+    solver: &mut Solver,
+    config: &Config,
+    pos: Position,
+    plies: u32,
+    rng: &mut Rng,
+    budget: &mut usize,
+) -> Option<Position> {
+    if plies >= config.plies {
+        return Some(pos);
+    }
+    let mut options = retract::retractions(&pos);
+    if !config.defender_holds_rest {
+        options.retain(|r| r.position.hand(Color::White).is_empty());
+    }
+    // A random order (Fisher-Yates).
+    for i in (1..options.len()).rev() {
+        options.swap(i, rng.below(i + 1));
+    }
+    let rules = Rules {
+        min: plies + 2,
+        max: plies + 2,
+        pieces_left: false,
+        nodes: config.nodes,
+    };
+    let climb = climb_nodes(config);
+    let bounded = Limits {
+        nodes: Some(climb),
+        ..Limits::default()
+    };
+    for r in options {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        solver.clear();
+        // A bounded search first: most retractions let the king out, or
+        // leave a shorter mate, and it says so cheaply.
+        let within = solver.mated_within(&r.position, plies + 2, &bounded);
+        if !matches!(within, Ok(Within::Mated { plies: p, .. }) if p == plies + 2) {
+            continue;
+        }
+        let Some((line, _)) = answer(solver, &r.position, climb) else {
+            continue;
+        };
+        if line.len() as u32 != plies + 2 || !final_hand(&r.position, &line).is_empty() {
+            continue;
+        }
+        if judge(solver, &r.position, rules).is_none() {
+            continue;
+        }
+        if let Some(p) = grow(solver, config, r.position, plies + 2, rng, budget) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// A puzzle from a random position changed one piece at a time.
+fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
     let n = config.plies;
     let mut rng = Rng::new(mix(mix(config.seed)
         ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
