@@ -38,7 +38,7 @@
 //! sound and as long.
 //!
 //! Random changes rarely make a long mate unique, so puzzles of more than
-//! 7 plies are grown backwards instead: from a 3-ply puzzle made as
+//! 3 plies are grown backwards instead: from a 3-ply puzzle made as
 //! above, each step takes back a defender's reply and the attacker's check
 //! before it ([`retract`]: captures, promotions and drops taken back too),
 //! in a random order, and keeps the first earlier position that is itself
