@@ -4,7 +4,7 @@
 mod common;
 
 use tsume::core::{Move, Position};
-use tsume::solver::Solver;
+use tsume::solver::{Limits, Solver, Within};
 use tsume::verify::{FindingKind, Options, Report, Verdict, verify};
 
 fn run(sfen: &str, options: Options) -> Report {
@@ -251,4 +251,65 @@ fn a_sound_classical_problem_of_31_plies() {
     assert_eq!(r.main_line.len(), 31);
     assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
     assert!(r.findings.iter().all(|f| f.kind.is_minor()));
+}
+
+/// 将棋無双 第55番 (published 11 plies) and 第38番 (published 13): near
+/// the end the published defence is not the longest. A king move (no
+/// interposition, whatever definition of a useless one is used) lasts two
+/// plies longer, so the tsume answer is two plies longer than the
+/// published one (変長 in the original), and verify says where the given
+/// solution leaves the longest defence.
+#[test]
+fn classical_problems_whose_published_defence_is_not_the_longest() {
+    for (name, ply, given, longer, answer) in [
+        ("(musou-055)", 10, "8e7e", "8e9d", 13),
+        ("(musou-038)", 12, "2c3d", "2c1c", 15),
+    ] {
+        let row = common::problems("musou.tsv")
+            .into_iter()
+            .find(|r| r.name.contains(name))
+            .expect("the row in problems/musou.tsv");
+        let pos: Position = row.sfen.parse().unwrap();
+        let published = moves(&row.sfen, &row.solution.join(" "));
+        assert_eq!(published.len(), answer - 2, "{name}");
+        let options = Options {
+            solution: Some(published.clone()),
+            ..Options::default()
+        };
+        let r = verify(&mut Solver::new(64), &pos, &options).unwrap();
+        assert!(r.exact, "{name}");
+        assert_eq!(r.main_line.len(), answer, "{name}");
+        let departs = r
+            .findings
+            .iter()
+            .find(|f| f.kind == FindingKind::DepartsFromSolution)
+            .unwrap_or_else(|| panic!("{name}: {:?}", r.findings));
+        assert_eq!(departs.ply, ply, "{name}");
+        assert_eq!(departs.moves[0].to_string(), given, "{name}");
+        assert!(departs.note.contains(longer), "{name}: {}", departs.note);
+        // Checked apart from verify: the longer defence is a king move,
+        // and after it the attacker has no mate in one (the given defence
+        // is mated at once).
+        let mut p = pos.clone();
+        for &m in &published[..ply - 1] {
+            p.do_move(m);
+        }
+        let king_move = p.parse_move(longer).unwrap();
+        let from = king_move.from().unwrap();
+        assert_eq!(
+            p.piece_at(from).map(|q| q.kind()),
+            Some(tsume::core::PieceKind::King)
+        );
+        let limits = Limits::default();
+        let mut solver = Solver::new(16);
+        let after_given = p.after(published[ply - 1]);
+        assert!(matches!(
+            solver.mated_within(&after_given, 1, &limits),
+            Ok(Within::Mated { plies: 1, .. })
+        ));
+        assert!(matches!(
+            solver.mated_within(&p.after(king_move), 1, &limits),
+            Ok(Within::NotMated { .. })
+        ));
+    }
 }
