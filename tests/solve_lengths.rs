@@ -173,3 +173,51 @@ fn cshogi_tests() {
 fn misc_small() {
     check("misc_small.tsv");
 }
+
+/// When a node limit stops the answer's searches after the proof, the
+/// result is the first proof's line (33 plies here), marked not exact, not
+/// a line of an unfinished answer search. 将棋無双 第50番: its first proof
+/// takes a small part of the nodes its 21-ply answer needs.
+#[test]
+fn an_answer_cut_short_keeps_the_first_proofs_line() {
+    let row = problems("musou.tsv")
+        .into_iter()
+        .find(|r| r.name.contains("(musou-050)"))
+        .expect("musou-050 in problems/musou.tsv");
+    let pos: Position = row.sfen.parse().unwrap();
+    let solve = |limits: Limits| Solver::new(64).solve(&pos, &limits).unwrap();
+    let first = solve(Limits {
+        shortest: false,
+        ..Limits::default()
+    });
+    let Outcome::Mate { moves: first_line } = first.outcome else {
+        panic!("{:?}", first.outcome)
+    };
+    let full = solve(Limits::default());
+    let Outcome::Mate { moves: answer } = &full.outcome else {
+        panic!("{:?}", full.outcome)
+    };
+    assert!(full.exact);
+    assert_eq!(answer.len(), 21);
+    assert!(
+        first.nodes < full.nodes / 2,
+        "{} {}",
+        first.nodes,
+        full.nodes
+    );
+    for k in 1..4 {
+        let limit = first.nodes + (full.nodes - first.nodes) * k / 4;
+        let cut = solve(Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        });
+        assert!(!cut.exact, "{limit} nodes");
+        assert_eq!(
+            cut.outcome,
+            Outcome::Mate {
+                moves: first_line.clone()
+            },
+            "{limit} nodes"
+        );
+    }
+}
