@@ -30,7 +30,7 @@
 use crate::core::notation::parse_japanese_line;
 use crate::core::{Position, Square};
 
-use super::kif::Preamble;
+use super::kif::{Preamble, unexpected};
 use super::{Reason, Record, RecordError, Termination, notation_column, numbered_lines};
 
 fn is_mark(c: char) -> bool {
@@ -97,23 +97,13 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         if pre.line(no, line, pos.is_some())? {
             continue;
         }
-        return Err(RecordError::new(
+        return Err(unexpected(
             no,
-            Some(line.chars().count() - t.chars().count() + 1),
-            Reason::Unexpected {
-                expected: "a header `key：value`, a board diagram, a comment or moves `▲７六歩 △３四歩`",
-                found: t.to_string(),
-            },
+            line,
+            "a header `key：value`, a board diagram, a comment or moves `▲７六歩 △３四歩`",
         ));
     }
-    if !any {
-        return Err(RecordError::new(1, None, Reason::Empty));
-    }
-    if pos.is_none() {
-        pre.finish(last + 1, &mut record)?;
-    }
-    pre.flush_headers(&mut record);
-    Ok(record)
+    pre.end(any, last, pos.is_none(), record)
 }
 
 /// The `n`-th move (from 1) of a KI2 line, for error messages.

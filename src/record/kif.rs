@@ -133,23 +133,13 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         if pre.line(no, line, pos.is_some())? {
             continue;
         }
-        return Err(RecordError::new(
+        return Err(unexpected(
             no,
-            Some(line.chars().count() - t.chars().count() + 1),
-            Reason::Unexpected {
-                expected: "a header `key：value`, a board diagram, a comment or a move",
-                found: t.to_string(),
-            },
+            line,
+            "a header `key：value`, a board diagram, a comment or a move",
         ));
     }
-    if !any {
-        return Err(RecordError::new(1, None, Reason::Empty));
-    }
-    if pos.is_none() {
-        pre.finish(last + 1, &mut record)?;
-    }
-    pre.flush_headers(&mut record);
-    Ok(record)
+    pre.end(any, last, pos.is_none(), record)
 }
 
 /// The number, the move (or end) and the move's column of a move line
@@ -196,6 +186,20 @@ pub(crate) struct Preamble {
 }
 
 const BOARD_EDGE: &str = "+---------------------------+";
+
+/// The error for line `no`, which is none of what a KIF or KI2 record may
+/// hold (`expected`), at its first non-blank column.
+pub(crate) fn unexpected(no: usize, line: &str, expected: &'static str) -> RecordError {
+    let found = line.trim_start();
+    RecordError::new(
+        no,
+        Some(line.chars().count() - found.chars().count() + 1),
+        Reason::Unexpected {
+            expected,
+            found: found.to_string(),
+        },
+    )
+}
 
 impl Preamble {
     /// Reads one line of the header part; `Ok(false)` when it is not one.
@@ -330,9 +334,24 @@ impl Preamble {
         Ok(true)
     }
 
-    /// Moves the header fields read so far into `record`.
-    pub(crate) fn flush_headers(&mut self, record: &mut Record) {
+    /// The record at the end of the text: `any` whether a line had
+    /// anything, `last` the last line's number, `unset` whether the start
+    /// position is still to be set up (no move was read).
+    pub(crate) fn end(
+        &mut self,
+        any: bool,
+        last: usize,
+        unset: bool,
+        mut record: Record,
+    ) -> Result<Record, RecordError> {
+        if !any {
+            return Err(RecordError::new(1, None, Reason::Empty));
+        }
+        if unset {
+            self.finish(last + 1, &mut record)?;
+        }
         record.headers.append(&mut self.headers);
+        Ok(record)
     }
 
     /// The start position (and the record's preset and headers, set in
