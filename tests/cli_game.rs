@@ -3,41 +3,19 @@
 //! impasse, and the errors (bad move with its column, a move after the
 //! end, an unknown handicap, an impasse the kings do not allow).
 
-use std::process::{Command, Output};
+mod common;
 
-fn tsume(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tsume"))
-        .args(args)
-        .output()
-        .expect("the tsume binary runs")
-}
+use common::cli::{self, value};
 
 /// Runs `tsume game ...`, which must succeed; returns its stdout.
 fn ok(args: &[&str]) -> String {
-    let out = tsume(&[&["game"], args].concat());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+    cli::ok(&[&["game"], args].concat())
 }
 
 /// Runs `tsume game ...`, which must fail with exit code 2 and nothing on
 /// stdout; returns its stderr.
 fn bad(args: &[&str]) -> String {
-    let out = tsume(&[&["game"], args].concat());
-    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    stderr
-}
-
-/// The value of the `key value` line with this key.
-fn value(stdout: &str, key: &str) -> String {
-    stdout
-        .lines()
-        .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
-        .unwrap_or_else(|| panic!("no `{key}` line in\n{stdout}"))
-        .to_string()
+    cli::bad(&[&["game"], args].concat())
 }
 
 const CYCLE: &str = "2h3h 8b7b 3h2h 7b8b";

@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests: problem files and checks.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use tsume::core::movegen::evasion_moves;
 use tsume::core::{Color, Move, Position};
 use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
