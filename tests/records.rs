@@ -14,16 +14,12 @@ use tsume::core::{Color, Move, PieceKind, Position};
 use tsume::record::encoding::{Encoding, decode, encode};
 use tsume::record::{Format, Reason, Record, Termination, csa, ki2, kif};
 
+mod common;
+
+use common::usi;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn usi(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The rows of tsumemi_samples.tsv: (file under problems/kif/, SFEN,

@@ -38,7 +38,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::problems;
+use common::{problems, usi};
 use tsume::core::movegen::evasion_moves;
 use tsume::core::{Color, Move, Position, SfenError};
 use tsume::solver::exhaustive::{
@@ -419,14 +419,6 @@ fn walk_strategy(
         }
         result
     }
-}
-
-fn usi(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn show(outcome: &Outcome) -> String {

@@ -92,3 +92,12 @@ pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], na
 pub fn attacker(pos: &Position) -> Color {
     pos.side_to_move()
 }
+
+/// A line of moves in USI, space-separated.
+pub fn usi(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
