@@ -282,7 +282,11 @@ fn parse_hands(text: &str, col0: usize, relaxed: bool) -> Result<[Hand; 2], Sfen
     Ok(hands)
 }
 
-fn validate(pos: &Position, relaxed: bool) -> Result<(), SfenError> {
+/// The rules a position must keep, as the reader holds them: at most one
+/// king a side, no piece that can never move, no two unpromoted pawns of a
+/// side on a file (unless `relaxed`), at most a set of pieces, the side not
+/// to move not in check.
+pub(crate) fn validate(pos: &Position, relaxed: bool) -> Result<(), SfenError> {
     for color in Color::ALL {
         let kings = pos.pieces(color, PieceKind::King).count();
         if kings > 1 {

@@ -25,7 +25,7 @@
 //! }
 //! ```
 
-use crate::core::{Color, Hand, Move, Piece, PieceKind, Position, Square, attacks};
+use crate::core::{Color, Hand, Move, Piece, PieceKind, Position, Square, attacks, sfen};
 
 /// A position two plies before another: the attacker to move, `check`
 /// then `reply` lead to it.
@@ -136,9 +136,9 @@ fn leads_to(before: &Position, m: Move, after: &Position) -> bool {
 
 /// Whether a set-up position keeps the rules a position must keep (no two
 /// pawns on a file, no piece that can never move, the side not to move not
-/// in check): the SFEN reader holds them.
+/// in check), as the SFEN reader holds them.
 fn well_formed(pos: &Position) -> bool {
-    pos.to_string().parse::<Position>().is_ok()
+    sfen::validate(pos, false).is_ok()
 }
 
 /// Every position (the attacker to move) from which a check and a reply

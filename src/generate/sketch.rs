@@ -17,7 +17,7 @@
 //! ```
 
 use crate::core::hand::MAX_COUNT;
-use crate::core::{Color, Hand, Piece, PieceKind, Position, Square};
+use crate::core::{Color, Hand, Piece, PieceKind, Position, Square, sfen};
 
 use PieceKind::*;
 
@@ -328,8 +328,8 @@ impl Sketch {
         if pos.pieces_of(ATTACKER).is_empty() && self.hand.is_empty() {
             return None;
         }
-        // The SFEN reader holds the rules a position must keep.
-        pos.to_string().parse::<Position>().ok()
+        // The rules a position must keep, as the SFEN reader holds them.
+        sfen::validate(&pos, false).ok().map(|()| pos)
     }
 }
 
