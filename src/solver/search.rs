@@ -203,6 +203,20 @@ fn widen(second: u32) -> u32 {
     (s + s / 4 + 1).min(MAX_FINITE as u64) as u32
 }
 
+/// The threshold for the best child under a length bound (1+ε with
+/// ε = 1). Searches under a bound mostly disprove, and there switching
+/// between children of close numbers re-expands whole subtrees: on ten
+/// musou problems the answer took half the time with ε = 1 as with the
+/// plain search's ε = 1/4 (ε = 1/2 about the same, ε = 2 slower).
+#[inline(always)]
+fn widen_bounded(second: u32) -> u32 {
+    if second >= MAX_FINITE {
+        return INF;
+    }
+    let s = second as u64;
+    (2 * s + 1).min(MAX_FINITE as u64) as u32
+}
+
 impl Search<'_> {
     #[inline(always)]
     fn key(&self, pos: &Position) -> u64 {
@@ -400,7 +414,7 @@ impl Search<'_> {
             let undo = pos.do_move(m);
             let mated = !crate::core::movegen::has_legal_move(pos);
             let mated_hand = mated.then(|| hands::and_proof_hand(pos, Hand::EMPTY));
-            some_undecided |= undecided && !mated && !interposition_squares(pos).is_empty();
+            some_undecided |= undecided && !mated && !has_counted_evasion(pos);
             pos.undo_move(m, undo);
             if let Some(h) = mated_hand {
                 let r = NodeResult {
@@ -570,6 +584,11 @@ impl Search<'_> {
             };
         }
 
+        if self.bounded && !or_node && ply == self.ply_limit && has_counted_evasion(pos) {
+            // At the bound, a defence that counts is always there: no
+            // mate within no plies.
+            return self.no_mate_within(pos, 0);
+        }
         if self.bounded
             && or_node
             && ply + 1 == self.ply_limit
@@ -580,6 +599,8 @@ impl Search<'_> {
         if self.bounded
             && or_node
             && ply + 3 == self.ply_limit
+            // Once expanded (a best move stored), the test failed before.
+            && self.probe(pos).is_none_or(|p| p.mv.is_none())
             && let Some(r) = self.frontier_of_three(pos)
         {
             return r;
@@ -680,6 +701,7 @@ impl Search<'_> {
             }
             let (best, second) = select(&children, or_node);
             let c = children[best];
+            let widen = if self.bounded { widen_bounded } else { widen };
             let (child_thpn, child_thdn) = if or_node {
                 (thpn.min(widen(second)), sub_sibling_sum(thdn, dn, c.dn))
             } else {
@@ -1119,6 +1141,18 @@ fn sub_sibling_sum(th: u32, total: u32, own: u32) -> u32 {
 /// First disproof number of an OR node: its number of checks.
 fn init_or_dn(checks: usize) -> u32 {
     checks as u32
+}
+
+/// Whether the side to move (in check) has an evasion that always counts
+/// under tsume counting: anything but a drop between a long-range checker
+/// and the king (the only defence that may be a useless interposition).
+fn has_counted_evasion(pos: &Position) -> bool {
+    let squares = interposition_squares(pos);
+    let mut evasions = MoveList::new();
+    generate_evasions(pos, &mut evasions);
+    evasions
+        .iter()
+        .any(|m| !(m.is_drop() && squares.contains(m.to())))
 }
 
 /// First proof number of an AND node: one more than the number of king
