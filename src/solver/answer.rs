@@ -17,6 +17,7 @@
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
 
+use super::Limit;
 use super::interposition::interposition_squares;
 use super::repetition::extend_path;
 use super::search::Search;
@@ -44,11 +45,19 @@ pub(crate) struct TsumeSearch<'s, 'a> {
     path: Vec<u64>,
     /// Equally long defences still worth reading for an empty final hand.
     alternatives_left: u32,
+    /// Nodes still allowed for testing other checks than the first one
+    /// read at an attacker's node (see [`ALTERNATIVE_NODES`]).
+    alternative_nodes_left: u64,
 }
 
 /// Equally long defences read in all, beyond the first at each node, when
 /// the first ends with the attacker holding pieces.
 const ALTERNATIVE_READS: u32 = 16;
+
+/// Nodes in all for testing, at the attacker's nodes of the line, whether
+/// a check the table does not know mates in time: the choice among equally
+/// short attacks is only worth a small search.
+const ALTERNATIVE_NODES: u64 = 200_000;
 
 impl Drop for TsumeSearch<'_, '_> {
     fn drop(&mut self) {
@@ -76,6 +85,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             plain_salt,
             path: Vec::new(),
             alternatives_left: ALTERNATIVE_READS,
+            alternative_nodes_left: ALTERNATIVE_NODES,
         };
         t.enter(root);
         t
@@ -142,6 +152,29 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         self.enter(&child);
         let r = self.within(&child, bound);
         self.leave();
+        r
+    }
+
+    /// Like [`within_after`](Self::within_after), within what is left of
+    /// the alternatives' node budget: `Some(None)` also when the budget ran
+    /// out first.
+    fn within_after_capped(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Option<u32>> {
+        let limit = self.search.node_limit;
+        let start = self.search.nodes;
+        let cap = start.saturating_add(self.alternative_nodes_left);
+        if cap >= limit {
+            return self.within_after(pos, m, bound);
+        }
+        self.search.node_limit = cap;
+        let r = self.within_after(pos, m, bound);
+        self.search.node_limit = limit;
+        let used = self.search.nodes - start;
+        self.alternative_nodes_left = self.alternative_nodes_left.saturating_sub(used);
+        if r.is_none() && self.search.aborted == Some(Limit::Nodes) && self.search.nodes < limit {
+            // The budget ran out, not the caller's limit.
+            self.search.aborted = None;
+            return Some(None);
+        }
         r
     }
 
@@ -253,16 +286,30 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             // line ends with pieces in hand (and while reads are left).
             let mut list = MoveList::new();
             generate_checks(pos, &mut list);
+            // Checks the table already knows to mate in time come first: a
+            // check that does not costs a whole search under the bound.
+            // Once a line is read, a check the table does not know to mate
+            // in time is tested within what is left of a small budget.
             let hint = self.search.probe(pos).and_then(|p| p.mv);
-            let mut moves: Vec<Move> = list.iter().copied().collect();
-            if let Some(h) = hint
-                && let Some(i) = moves.iter().position(|&m| m == h)
-            {
-                moves[..=i].rotate_right(1);
-            }
+            let mut moves: Vec<(bool, Move)> = list
+                .iter()
+                .map(|&m| {
+                    let known = self
+                        .search
+                        .probe(&pos.after(m))
+                        .is_some_and(|p| p.pn == 0 && (p.len as u32) < len);
+                    (known, m)
+                })
+                .collect();
+            moves.sort_by_key(|&(known, m)| (!known, Some(m) != hint));
             let mut best: Option<Vec<Move>> = None;
-            for m in moves {
-                if self.within_after(pos, m, len - 1)?.is_none() {
+            for (known, m) in moves {
+                let mates = if best.is_some() && !known {
+                    self.within_after_capped(pos, m, len - 1)?
+                } else {
+                    self.within_after(pos, m, len - 1)?
+                };
+                if mates.is_none() {
                     continue;
                 }
                 if self.settled(pos, m, len - 1, &mut best)? {
@@ -271,13 +318,88 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             }
             return best;
         }
-        // The defences with their exact lengths: first those that always
-        // count, which give the base; then the drop interpositions, useless
-        // when their set-aside mate fits in the base.
+        // The longest defences, read off the known length when it is exact;
+        // otherwise from the exact length of every defence.
         let mut list = MoveList::new();
         generate_evasions(pos, &mut list);
         let squares = interposition_squares(pos);
         let is_drop = |m: Move| m.is_drop() && squares.contains(m.to());
+        let longest = match self.longest_defences(pos, &list, &is_drop, len)? {
+            Some(longest) => longest,
+            None => self.longest_by_exact_lengths(pos, &list, &is_drop, len)?,
+        };
+        if longest.is_empty() {
+            return Some(Vec::new());
+        }
+        let child_len = longest[0].0 - 1;
+        let mut best: Option<Vec<Move>> = None;
+        for (_, m) in longest {
+            if self.settled(pos, m, child_len, &mut best)? {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The longest defences at `pos` (the defender to move, mated in
+    /// exactly `len` plies), with their length, found without the exact
+    /// length of the shorter ones: a defence that counts lasts `len` plies
+    /// when the position after it is not mated within `len - 3`. When a
+    /// defence that always counts (not a drop between checker and king)
+    /// lasts `len`, that is the base the drops are judged against.
+    /// `Some(None)` when no such defence is found (`len` is then not the
+    /// exact length: a limit cut the root's search short), or a drop that
+    /// counts is not mated within `len - 1`; `None` when a limit stopped a
+    /// search.
+    fn longest_defences(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        is_drop: &dyn Fn(Move) -> bool,
+        len: u32,
+    ) -> Option<Option<Vec<(u32, Move)>>> {
+        let mut longest = Vec::new();
+        for &m in list.iter().filter(|&&m| !is_drop(m)) {
+            if self.lasts(pos, m, len)? {
+                longest.push((len, m));
+            }
+        }
+        if longest.is_empty() {
+            return Some(None);
+        }
+        for &m in list.iter().filter(|&&m| is_drop(m)) {
+            if self.is_useless(pos, m, len)? {
+                continue;
+            }
+            if self.within_after(pos, m, len - 1)?.is_none() {
+                return Some(None);
+            }
+            if self.lasts(pos, m, len)? {
+                longest.push((len, m));
+            }
+        }
+        Some(Some(longest))
+    }
+
+    /// Whether the defence `m` at `pos` is not mated within `len - 3`
+    /// plies after it (so it lasts `len` when `pos` is mated within `len`).
+    fn lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
+        if len < 3 {
+            return Some(true);
+        }
+        Some(self.within_after(pos, m, len - 3)?.is_none())
+    }
+
+    /// The longest defences at `pos` from the exact length of each: first
+    /// the defences that always count, which give the base; then the drop
+    /// interpositions, useless when their set-aside mate fits in the base.
+    fn longest_by_exact_lengths(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        is_drop: &dyn Fn(Move) -> bool,
+        len: u32,
+    ) -> Option<Vec<(u32, Move)>> {
         let mut counted: Vec<(u32, Move)> = Vec::new();
         let mut base = 0;
         for &m in list.iter().filter(|&&m| !is_drop(m)) {
@@ -296,13 +418,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         if longest == 0 {
             return Some(Vec::new());
         }
-        let mut best: Option<Vec<Move>> = None;
-        for (_, m) in counted.into_iter().filter(|&(l, _)| l == longest) {
-            if self.settled(pos, m, longest - 1, &mut best)? {
-                break;
-            }
-        }
-        best
+        counted.retain(|&(l, _)| l == longest);
+        Some(counted)
     }
 
     /// Reads the line of `m` at `pos` (the position after it mated in
