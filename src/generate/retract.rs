@@ -178,32 +178,35 @@ pub fn retractions(pos: &Position) -> Vec<Retraction> {
 mod tests {
     use super::*;
 
-    fn retracted(sfen: &str) -> Vec<String> {
-        let pos: Position = sfen.parse().unwrap();
-        retractions(&pos)
+    /// Asserts that `want` ("SFEN check reply") is among the retractions
+    /// of `after`.
+    fn assert_retracted(after: &str, want: &str) {
+        let pos: Position = after.parse().unwrap();
+        let all: Vec<String> = retractions(&pos)
             .iter()
             .map(|r| format!("{} {} {}", r.position, r.check, r.reply))
-            .collect()
+            .collect();
+        assert!(all.iter().any(|r| r == want), "{all:#?}");
     }
 
     #[test]
     fn a_sacrifice_taken_by_the_king_is_retracted() {
         // The attacker dropped a gold on 4b and the king took it: the king
         // stands on 4b and the defender holds the gold.
-        let after = "9/5k3/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
-        let all = retracted(after);
-        let want = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1 G*4b 5a4b";
-        assert!(all.iter().any(|r| r == want), "{all:#?}");
+        assert_retracted(
+            "9/5k3/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+            "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1 G*4b 5a4b",
+        );
     }
 
     #[test]
     fn promotions_and_captures_by_the_attacker_are_retracted() {
         // The attacker's silver took a defender pawn on 5b and promoted,
         // checking the king on 4a, which stepped to 3b.
-        let after = "9/4+S1k2/9/9/9/9/9/9/9 b P2r2b4g3s4n4l16p 1";
-        let all = retracted(after);
-        let want = "5k3/4p4/3S5/9/9/9/9/9/9 b 2r2b4g3s4n4l16p 1 6c5b+ 4a3b";
-        assert!(all.iter().any(|r| r == want), "{all:#?}");
+        assert_retracted(
+            "9/4+S1k2/9/9/9/9/9/9/9 b P2r2b4g3s4n4l16p 1",
+            "5k3/4p4/3S5/9/9/9/9/9/9 b 2r2b4g3s4n4l16p 1 6c5b+ 4a3b",
+        );
     }
 
     #[test]
