@@ -519,7 +519,9 @@ impl Search<'_> {
 
     /// A table result as it holds with `remaining` plies left: a disproof
     /// that holds only for fewer plies, or (under a length bound) a mate
-    /// longer than the plies left, is no final result here.
+    /// longer than the plies left, is no final result here. Such a
+    /// disproof still says the position is hard to mate: it starts with
+    /// proof number [`SHALLOW_DISPROOF_PN`].
     fn usable(&self, p: &Probe, remaining: u32) -> NodeResult {
         self.within_remaining(from_probe(p), remaining)
     }
@@ -530,7 +532,7 @@ impl Search<'_> {
         let too_long = self.bounded && r.pn == 0 && r.len as u32 > remaining;
         if too_shallow || too_long {
             NodeResult {
-                pn: 1,
+                pn: if too_shallow { SHALLOW_DISPROOF_PN } else { 1 },
                 dn: 1,
                 hand: Hand::EMPTY,
                 len: 0,
@@ -1024,6 +1026,13 @@ impl Search<'_> {
         r
     }
 }
+
+/// The first proof number of a position disproven for fewer plies than
+/// are left now (the bound grew since): the attacker failed there before,
+/// so the search looks at other moves first. On ten musou problems the
+/// answer took 44.4M nodes with 4 (1, as for a new position: 51.5M; 8:
+/// 44.0M with one problem slower; 32: 57.1M), with the same lines.
+const SHALLOW_DISPROOF_PN: u32 = 4;
 
 /// The length field of a disproof holds the plies it holds for: a
 /// disproof found under a length bound says "no mate within this many
