@@ -9,10 +9,17 @@
 //! ("is this mated within `b` plies?"), kept in a table namespace of their
 //! own so they never mix with the plain search's results (which they read:
 //! a plain proof within the bound, or a plain "no mate", holds here too).
-//! The root's length is found by lowering the bound until a search fails;
+//! Before each bound, the checks the first proof's line did not play get a
+//! plain search with a budget that grows with the bound: a check that does
+//! not mate at all is then settled for every bound, where under a bound
+//! its refutation would be searched again, and deeper, each time.
+//! The root's length is the first bound, growing by two, under which the
+//! search proves a mate;
 //! then the line is read down with exact lengths: at the attacker's turn
 //! the first check proven within the length left, at the defender's turn a
 //! defence that is not mated two plies sooner.
+
+use hashbrown::HashSet;
 
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
@@ -53,6 +60,11 @@ pub(crate) struct TsumeSearch<'s, 'a> {
 /// Equally long defences read in all, beyond the first at each node, when
 /// the first ends with the attacker holding pieces.
 const ALTERNATIVE_READS: u32 = 16;
+
+/// Plies left under the bound from which the line's other checks get a
+/// plain search, and the nodes of that search per power of two plies.
+const PLAIN_MIN_PLIES: u32 = 9;
+const PLAIN_BUDGET_UNIT: u64 = 1024;
 
 /// Nodes in all for testing, at the attacker's nodes of the line, whether
 /// a check the table does not know mates in time: the choice among equally
@@ -187,15 +199,22 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// under a small bound is cheap and leaves disproofs the next one uses,
     /// while under a bound just short of a long first proof the search has
     /// to look for a different proof almost from scratch.
-    pub fn shortest(&mut self, pos: &Position, upper: u32) -> (u32, bool) {
+    pub fn shortest(&mut self, pos: &Position, upper: u32, line: Option<&[Move]>) -> (u32, bool) {
         let debug = std::env::var_os("TSUME_DEBUG").is_some();
         let mut b = if pos.side_to_move() == self.search.attacker {
             1
         } else {
             0
         };
+        let mut refuted = HashSet::new();
+        let mut last_search = 0;
         while b < upper {
+            if let Some(line) = line {
+                self.refute_line_alternatives(pos, line, b, last_search, &mut refuted);
+            }
+            let start = self.search.nodes;
             let r = self.within(pos, b);
+            last_search = self.search.nodes - start;
             if debug {
                 eprintln!("answer: within {b}: {r:?} nodes {}", self.search.nodes);
             }
@@ -206,6 +225,71 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             }
         }
         (upper, true)
+    }
+
+    /// Plain searches (no length bound) of the checks other than `line`'s
+    /// at its attacker's nodes with at least [`PLAIN_MIN_PLIES`] plies left
+    /// under `bound` (from `root`, on the path): a check with no mate at
+    /// all is settled for every bound, while under a bound its refutation
+    /// is searched again, and deeper, at each bound. The budget of each
+    /// doubles with every two plies left, up to the nodes the last bounded
+    /// search took (`last_search`); a plain search goes on from where the
+    /// one before stopped (the table keeps its numbers). Checks refuted are
+    /// kept in `refuted`.
+    fn refute_line_alternatives(
+        &mut self,
+        root: &Position,
+        line: &[Move],
+        bound: u32,
+        last_search: u64,
+        refuted: &mut HashSet<(u32, Move)>,
+    ) {
+        let attacker = self.search.attacker;
+        let mut pos = root.clone();
+        let mut entered = 0;
+        for (ply, &next) in (0u32..).zip(line) {
+            if ply + PLAIN_MIN_PLIES > bound || self.search.aborted.is_some() {
+                break;
+            }
+            if pos.side_to_move() == attacker {
+                let left = bound - ply;
+                let budget = (PLAIN_BUDGET_UNIT << (left / 2).min(40))
+                    .min(last_search.max(PLAIN_BUDGET_UNIT));
+                let mut checks = MoveList::new();
+                generate_checks(&pos, &mut checks);
+                for &m in checks.iter() {
+                    if m == next || refuted.contains(&(ply, m)) {
+                        continue;
+                    }
+                    let mut child = pos.after(m);
+                    if self
+                        .search
+                        .reps
+                        .repeats(child.board_key(), child.hand(attacker))
+                    {
+                        continue;
+                    }
+                    self.enter(&child);
+                    let path = self.path_hash();
+                    let r = self
+                        .search
+                        .no_mate_at_all(&mut child, path, ply + 1, budget);
+                    self.leave();
+                    if r.is_some() {
+                        refuted.insert((ply, m));
+                    }
+                    if self.search.aborted.is_some() {
+                        break;
+                    }
+                }
+            }
+            pos.do_move(next);
+            self.enter(&pos);
+            entered += 1;
+        }
+        for _ in 0..entered {
+            self.leave();
+        }
     }
 
     /// Whether the defender's drop interposition `m` at `pos` (on the line)
@@ -477,9 +561,14 @@ pub(crate) fn final_hand(pos: &Position, line: &[Move], attacker: crate::core::C
 
 /// The tsume answer from `root`, proven by the plain search (which left
 /// `upper`, a length it is mated within).
-pub(crate) fn answer(search: &mut Search, root: &Position, upper: u32) -> Option<Answer> {
+pub(crate) fn answer(
+    search: &mut Search,
+    root: &Position,
+    upper: u32,
+    line: Option<&[Move]>,
+) -> Option<Answer> {
     let mut t = TsumeSearch::new(search, root);
-    let (len, exact) = t.shortest(root, upper);
+    let (len, exact) = t.shortest(root, upper, line);
     let moves = t.main_line(root, len)?;
     Some(Answer { moves, exact })
 }

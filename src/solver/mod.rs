@@ -372,7 +372,7 @@ impl Solver {
                 }
                 // An answer cut short by a limit is no better than the
                 // first proof's line (it may follow a shorter defence).
-                if let Some(a) = answer::answer(&mut search, pos, upper)
+                if let Some(a) = answer::answer(&mut search, pos, upper, found.as_deref())
                     && (a.exact || found.is_none())
                     && is_tsume_line(pos, &a.moves, attacker)
                     && a.moves.len() as u32 <= upper

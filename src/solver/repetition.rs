@@ -13,6 +13,11 @@
 //! is on the path with the attacker then holding at least as much: mating
 //! from here would mate from there by the same moves, so the detour is
 //! never needed (an inferior position, as the literature calls it).
+//!
+//! Results found under a length bound ("no mate within b plies on this
+//! path") are kept apart from those found without one: they are dropped
+//! when the bound changes, and a search without a bound never reads them
+//! (it would turn "not within b" into "not at all").
 
 use hashbrown::{HashMap, HashSet};
 
@@ -25,6 +30,8 @@ pub struct Repetitions {
     /// The path: board key and attacker hand of each position.
     stack: Vec<(u64, Hand)>,
     path_disproofs: HashSet<u64>,
+    /// Path results found without a length bound: they hold for any bound.
+    lasting_disproofs: HashSet<u64>,
     limit: usize,
 }
 
@@ -42,6 +49,7 @@ impl Repetitions {
             boards: HashMap::new(),
             stack: Vec::new(),
             path_disproofs: HashSet::new(),
+            lasting_disproofs: HashSet::new(),
             limit,
         }
     }
@@ -51,6 +59,7 @@ impl Repetitions {
         self.boards.clear();
         self.stack.clear();
         self.path_disproofs.clear();
+        self.lasting_disproofs.clear();
     }
 
     /// Forgets the path-keyed results (not the current path).
@@ -99,10 +108,21 @@ impl Repetitions {
         self.path_disproofs.insert(path);
     }
 
-    /// Whether the node reached by `path` is known to fail by repetition.
+    /// Like [`record`](Self::record) for a result that holds whatever the
+    /// length bound (found by a search without one).
+    pub fn record_lasting(&mut self, path: u64) {
+        if self.lasting_disproofs.len() >= self.limit {
+            self.lasting_disproofs.clear();
+        }
+        self.lasting_disproofs.insert(path);
+    }
+
+    /// Whether the node reached by `path` is known to fail by repetition:
+    /// under a length bound (`bounded`) by any result, without one only
+    /// by those that hold whatever the bound.
     #[inline]
-    pub fn recorded(&self, path: u64) -> bool {
-        self.path_disproofs.contains(&path)
+    pub fn recorded(&self, path: u64, bounded: bool) -> bool {
+        self.lasting_disproofs.contains(&path) || (bounded && self.path_disproofs.contains(&path))
     }
 }
 
@@ -134,7 +154,25 @@ mod tests {
         let a = extend_path(extend_path(1, 10), 20);
         let b = extend_path(extend_path(1, 11), 20);
         r.record(a);
-        assert!(r.recorded(a));
-        assert!(!r.recorded(b));
+        assert!(r.recorded(a, true));
+        assert!(!r.recorded(b, true));
+    }
+
+    #[test]
+    fn bounded_results_are_dropped_with_the_bound_and_unseen_without_one() {
+        let mut r = Repetitions::new(10);
+        let (a, b) = (extend_path(1, 10), extend_path(1, 11));
+        r.record(a);
+        r.record_lasting(b);
+        assert!(
+            !r.recorded(a, false),
+            "a result under a bound is no plain result"
+        );
+        assert!(r.recorded(b, false) && r.recorded(b, true));
+        r.clear_path_results();
+        assert!(!r.recorded(a, true), "dropped with the bound");
+        assert!(r.recorded(b, true), "kept: it holds for any bound");
+        r.clear();
+        assert!(!r.recorded(b, true));
     }
 }

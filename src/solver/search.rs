@@ -311,6 +311,49 @@ impl Search<'_> {
         r
     }
 
+    /// A plain search (no length bound) of at most `budget` more nodes at
+    /// `pos` (on the path by `path`), for a disproof that holds whatever
+    /// the bound: returned when found (kept in the table, or on the path
+    /// when it depends on it).
+    pub(crate) fn no_mate_at_all(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        budget: u64,
+    ) -> Option<NodeResult> {
+        if self.aborted.is_some() {
+            return None;
+        }
+        let saved = (
+            self.salt,
+            self.bounded,
+            self.tsume,
+            self.ply_limit,
+            self.node_limit,
+            self.depth_cut,
+        );
+        self.salt = self.fallback_salt.unwrap_or(self.salt);
+        self.bounded = false;
+        self.tsume = false;
+        self.ply_limit = MAX_PLY;
+        self.node_limit = self.node_limit.min(self.nodes.saturating_add(budget));
+        let r = self.mid(pos, path, INF, INF, ply);
+        (
+            self.salt,
+            self.bounded,
+            self.tsume,
+            self.ply_limit,
+            self.node_limit,
+            self.depth_cut,
+        ) = saved;
+        if self.aborted == Some(Limit::Nodes) && self.nodes < self.node_limit {
+            // The budget ran out, not the caller's limit.
+            self.aborted = None;
+        }
+        (r.dn == 0 && (r.path_dependent || r.len == DEPTH_ANY)).then_some(r)
+    }
+
     /// "No mate within `plies`" for the attacker to move at `pos`: true on
     /// every path, for that many plies only.
     fn no_mate_within(&mut self, pos: &Position, plies: u32) -> NodeResult {
@@ -482,7 +525,7 @@ impl Search<'_> {
             return (r, child_path);
         }
         if self.reps.repeats(pos.board_key(), self.attacker_hand(pos))
-            || self.reps.recorded(child_path)
+            || self.reps.recorded(child_path, self.bounded)
         {
             self.stats.rep_hits += 1;
             let r = NodeResult {
@@ -576,7 +619,7 @@ impl Search<'_> {
                     path_dependent: false,
                 };
             }
-            self.reps.record(path);
+            self.reps.record_lasting(path);
             return NodeResult {
                 pn: INF,
                 dn: 0,
@@ -873,7 +916,7 @@ impl Search<'_> {
             let mut q0 = set_aside(pos, kind);
             pos.undo_move(x, undo);
             let q0_path = extend_path(path, q0.key() ^ 0x5e7a_51de ^ ((remaining as u64) << 40));
-            if self.reps.recorded(q0_path) {
+            if self.reps.recorded(q0_path, self.bounded) {
                 continue;
             }
             if let Some(p) = self.probe(&q0) {
@@ -1019,7 +1062,11 @@ impl Search<'_> {
         }
         if r.path_dependent {
             self.stats.path_records += 1;
-            self.reps.record(path);
+            if self.bounded {
+                self.reps.record(path);
+            } else {
+                self.reps.record_lasting(path);
+            }
         } else {
             self.store(pos, &r, mv, work);
         }
