@@ -209,8 +209,17 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         let mut refuted = HashSet::new();
         let mut last_search = 0;
         while b < upper {
-            if let Some(line) = line {
-                self.refute_line_alternatives(pos, line, b, last_search, &mut refuted);
+            if let Some(first) = line {
+                let line = self.current_line(pos, first);
+                if debug {
+                    let common = line.iter().zip(first).take_while(|(a, b)| a == b).count();
+                    eprintln!(
+                        "answer: line of {} plies, the first {} of them the first proof's",
+                        line.len(),
+                        common
+                    );
+                }
+                self.refute_line_alternatives(pos, &line, b, last_search, &mut refuted);
             }
             let start = self.search.nodes;
             let r = self.within(pos, b);
@@ -227,6 +236,64 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         (upper, true)
     }
 
+    /// The line whose other checks are searched plainly before a bound:
+    /// from `root`, at the attacker's turn the check the plain proof
+    /// chose; at the defender's turn the defence known to resist longest
+    /// (not mated within the most plies, else mated in the most), the
+    /// first proof's while nothing is known. Ends where no move is known,
+    /// or before a position already on it.
+    fn current_line(&mut self, root: &Position, first: &[Move]) -> Vec<Move> {
+        let attacker = self.search.attacker;
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        let mut seen = HashSet::new();
+        while line.len() < MAX_LINE as usize && seen.insert(pos.key()) {
+            let on_first = line.len() < first.len() && line[..] == first[..line.len()];
+            let from_first = first.get(line.len()).copied().filter(|_| on_first);
+            let m = if pos.side_to_move() == attacker {
+                self.search
+                    .table
+                    .probe(pos.board_key() ^ self.plain_salt, pos.hand(attacker))
+                    .filter(|p| p.pn == 0)
+                    .and_then(|p| p.mv)
+                    .filter(|&m| pos.is_legal(m).is_ok() && pos.gives_check(m))
+                    .or(from_first)
+            } else {
+                let mut evasions = MoveList::new();
+                generate_evasions(&pos, &mut evasions);
+                // Not mated within the most plies, else mated in the most.
+                let mut best: Option<((bool, u16), Move)> = None;
+                for &e in evasions.iter() {
+                    let Some(p) = self.search.probe(&pos.after(e)) else {
+                        continue;
+                    };
+                    let score = if p.dn == 0 {
+                        (true, p.len)
+                    } else if p.pn == 0 {
+                        (false, p.len)
+                    } else {
+                        continue;
+                    };
+                    if best.is_none_or(|(b, _)| score > b) {
+                        best = Some((score, e));
+                    }
+                }
+                match (best, from_first) {
+                    (Some(((true, _), e)), _) => Some(e),
+                    (_, Some(f)) => Some(f),
+                    (Some((_, e)), None) => Some(e),
+                    (None, None) => None,
+                }
+            };
+            let Some(m) = m else {
+                break;
+            };
+            pos.do_move(m);
+            line.push(m);
+        }
+        line
+    }
+
     /// Plain searches (no length bound) of the checks other than `line`'s
     /// at its attacker's nodes with at least [`PLAIN_MIN_PLIES`] plies left
     /// under `bound` (from `root`, on the path): a check with no mate at
@@ -235,14 +302,14 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// doubles with every two plies left, up to the nodes the last bounded
     /// search took (`last_search`); a plain search goes on from where the
     /// one before stopped (the table keeps its numbers). Checks refuted are
-    /// kept in `refuted`.
+    /// kept in `refuted` by their path hash.
     fn refute_line_alternatives(
         &mut self,
         root: &Position,
         line: &[Move],
         bound: u32,
         last_search: u64,
-        refuted: &mut HashSet<(u32, Move)>,
+        refuted: &mut HashSet<u64>,
     ) {
         let attacker = self.search.attacker;
         let mut pos = root.clone();
@@ -258,25 +325,26 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                 let mut checks = MoveList::new();
                 generate_checks(&pos, &mut checks);
                 for &m in checks.iter() {
-                    if m == next || refuted.contains(&(ply, m)) {
+                    if m == next {
                         continue;
                     }
                     let mut child = pos.after(m);
-                    if self
-                        .search
-                        .reps
-                        .repeats(child.board_key(), child.hand(attacker))
+                    let path = extend_path(self.path_hash(), child.key());
+                    if refuted.contains(&path)
+                        || self
+                            .search
+                            .reps
+                            .repeats(child.board_key(), child.hand(attacker))
                     {
                         continue;
                     }
                     self.enter(&child);
-                    let path = self.path_hash();
                     let r = self
                         .search
                         .no_mate_at_all(&mut child, path, ply + 1, budget);
                     self.leave();
                     if r.is_some() {
-                        refuted.insert((ply, m));
+                        refuted.insert(path);
                     }
                     if self.search.aborted.is_some() {
                         break;
