@@ -221,3 +221,33 @@ fn an_answer_cut_short_keeps_the_first_proofs_line() {
         );
     }
 }
+
+/// Checks with no mate at all get a plain search of their own before each
+/// bound of the answer (see `tsume::solver::answer`): settled once, they
+/// are not refuted again, and deeper, under every bound. 将棋無双 第46番:
+/// its root has 21 such checks, some of which take 100,000s of plain
+/// nodes; under bounds of 23 plies and more their refutations took tens of
+/// millions of nodes each time, so the answer was not proven within 76M
+/// nodes. Now it is, within a few million.
+#[test]
+fn checks_that_never_mate_are_settled_once_for_every_bound() {
+    let row = problems("musou.tsv")
+        .into_iter()
+        .find(|r| r.name.contains("(musou-046)"))
+        .expect("musou-046 in problems/musou.tsv");
+    let pos: Position = row.sfen.parse().unwrap();
+    let r = Solver::new(256)
+        .solve(
+            &pos,
+            &Limits {
+                nodes: Some(12_000_000),
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+    let Outcome::Mate { moves } = &r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert!(r.exact, "not proven shortest within {} nodes", r.nodes);
+    assert_eq!(moves.len(), 29, "{moves:?}");
+}
