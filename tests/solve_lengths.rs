@@ -180,11 +180,7 @@ fn misc_small() {
 /// takes a small part of the nodes its 21-ply answer needs.
 #[test]
 fn an_answer_cut_short_keeps_the_first_proofs_line() {
-    let row = problems("musou.tsv")
-        .into_iter()
-        .find(|r| r.name.contains("(musou-050)"))
-        .expect("musou-050 in problems/musou.tsv");
-    let pos: Position = row.sfen.parse().unwrap();
+    let pos = musou("050");
     let solve = |limits: Limits| Solver::new(64).solve(&pos, &limits).unwrap();
     let first = solve(Limits {
         shortest: false,
@@ -231,11 +227,7 @@ fn an_answer_cut_short_keeps_the_first_proofs_line() {
 /// nodes. Now it is, within a few million.
 #[test]
 fn checks_that_never_mate_are_settled_once_for_every_bound() {
-    let row = problems("musou.tsv")
-        .into_iter()
-        .find(|r| r.name.contains("(musou-046)"))
-        .expect("musou-046 in problems/musou.tsv");
-    let pos: Position = row.sfen.parse().unwrap();
+    let pos = musou("046");
     let r = Solver::new(256)
         .solve(
             &pos,
@@ -250,4 +242,14 @@ fn checks_that_never_mate_are_settled_once_for_every_bound() {
     };
     assert!(r.exact, "not proven shortest within {} nodes", r.nodes);
     assert_eq!(moves.len(), 29, "{moves:?}");
+}
+
+/// The position of 将棋無双 problem `number` ("046") in problems/musou.tsv.
+fn musou(number: &str) -> Position {
+    let name = format!("(musou-{number})");
+    let row = problems("musou.tsv")
+        .into_iter()
+        .find(|r| r.name.contains(&name))
+        .unwrap_or_else(|| panic!("musou-{number} in problems/musou.tsv"));
+    row.sfen.parse().unwrap()
 }

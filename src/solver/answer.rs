@@ -25,7 +25,6 @@ use hashbrown::HashSet;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
 
-use super::Limit;
 use super::interposition::interposition_squares;
 use super::repetition::extend_path;
 use super::search::Search;
@@ -63,12 +62,14 @@ pub(crate) struct TsumeSearch<'s, 'a> {
 const ALTERNATIVE_READS: u32 = 16;
 
 /// Plies left under the bound from which the line's other checks get a
-/// plain search, and its nodes with 0 or 1 ply left (doubling with every
-/// two more). With 1024, ten musou problems that were already proven take
+/// plain search (from 5: more nodes in all, from 13: about the same).
+const PLAIN_MIN_PLIES: u32 = 9;
+
+/// The nodes of that plain search with 0 or 1 ply left, doubling with
+/// every two more. With 1024, ten musou problems that were already proven take
 /// 35.0M nodes in all (44.4M without these searches; units of 16, 256 and
 /// 2048 gave 35.4M, 34.2M and 39.3M along the first proof's line), and 13
 /// of the 28 that were not proven in 60 s are now.
-const PLAIN_MIN_PLIES: u32 = 9;
 const PLAIN_BUDGET_UNIT: u64 = 1024;
 
 /// Nodes in all for testing, at the attacker's nodes of the line, whether
@@ -176,18 +177,17 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// the alternatives' node budget: `Some(None)` also when the budget ran
     /// out first.
     fn within_after_capped(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Option<u32>> {
-        let limit = self.search.node_limit;
         let start = self.search.nodes;
-        let cap = start.saturating_add(self.alternative_nodes_left);
-        if cap >= limit {
+        let limit = self.search.cap_nodes(self.alternative_nodes_left);
+        if self.search.node_limit == limit {
+            // The budget reaches past the caller's limit: no cap.
             return self.within_after(pos, m, bound);
         }
-        self.search.node_limit = cap;
         let r = self.within_after(pos, m, bound);
-        self.search.node_limit = limit;
+        let ran_out = self.search.uncap_nodes(limit);
         let used = self.search.nodes - start;
         self.alternative_nodes_left = self.alternative_nodes_left.saturating_sub(used);
-        if r.is_none() && self.search.aborted == Some(Limit::Nodes) && self.search.nodes < limit {
+        if r.is_none() && ran_out {
             // The budget ran out, not the caller's limit.
             self.search.aborted = None;
             return Some(None);
@@ -252,8 +252,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         let mut pos = root.clone();
         let mut line = Vec::new();
         let mut seen = HashSet::new();
+        let mut on_first = true;
         while line.len() < MAX_LINE as usize && seen.insert(pos.key()) {
-            let on_first = line.len() < first.len() && line[..] == first[..line.len()];
             let from_first = first.get(line.len()).copied().filter(|_| on_first);
             let m = if pos.side_to_move() == attacker {
                 self.search
@@ -293,6 +293,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             let Some(m) = m else {
                 break;
             };
+            on_first &= from_first == Some(m);
             pos.do_move(m);
             line.push(m);
         }
@@ -344,11 +345,11 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                         continue;
                     }
                     self.enter(&child);
-                    let r = self
+                    let refutes = self
                         .search
                         .no_mate_at_all(&mut child, path, ply + 1, budget);
                     self.leave();
-                    if r.is_some() {
+                    if refutes {
                         refuted.insert(path);
                     }
                     if self.search.aborted.is_some() {

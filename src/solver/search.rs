@@ -311,47 +311,60 @@ impl Search<'_> {
         r
     }
 
+    /// Caps the nodes at `budget` more (within the caller's own limit);
+    /// returns the limit to give back to [`uncap_nodes`](Self::uncap_nodes).
+    pub(crate) fn cap_nodes(&mut self, budget: u64) -> u64 {
+        let limit = self.node_limit;
+        self.node_limit = limit.min(self.nodes.saturating_add(budget));
+        limit
+    }
+
+    /// Restores the caller's `limit` after [`cap_nodes`](Self::cap_nodes);
+    /// whether the budget ran out, not the caller's limit (the abort it
+    /// left is then the caller's to clear).
+    pub(crate) fn uncap_nodes(&mut self, limit: u64) -> bool {
+        self.node_limit = limit;
+        self.aborted == Some(Limit::Nodes) && self.nodes < limit
+    }
+
     /// A plain search (no length bound) of at most `budget` more nodes at
-    /// `pos` (on the path by `path`), for a disproof that holds whatever
-    /// the bound: returned when found (kept in the table, or on the path
-    /// when it depends on it).
+    /// `pos` (on the path by `path`): whether it disproves `pos` for any
+    /// length (the result is kept in the table, or on the path when it
+    /// depends on it).
     pub(crate) fn no_mate_at_all(
         &mut self,
         pos: &mut Position,
         path: u64,
         ply: u32,
         budget: u64,
-    ) -> Option<NodeResult> {
+    ) -> bool {
         if self.aborted.is_some() {
-            return None;
+            return false;
         }
-        let saved = (
+        let mode = (
             self.salt,
             self.bounded,
             self.tsume,
             self.ply_limit,
-            self.node_limit,
             self.depth_cut,
         );
         self.salt = self.fallback_salt.unwrap_or(self.salt);
         self.bounded = false;
         self.tsume = false;
         self.ply_limit = MAX_PLY;
-        self.node_limit = self.node_limit.min(self.nodes.saturating_add(budget));
+        let limit = self.cap_nodes(budget);
         let r = self.mid(pos, path, INF, INF, ply);
+        if self.uncap_nodes(limit) {
+            self.aborted = None;
+        }
         (
             self.salt,
             self.bounded,
             self.tsume,
             self.ply_limit,
-            self.node_limit,
             self.depth_cut,
-        ) = saved;
-        if self.aborted == Some(Limit::Nodes) && self.nodes < self.node_limit {
-            // The budget ran out, not the caller's limit.
-            self.aborted = None;
-        }
-        (r.dn == 0 && (r.path_dependent || r.len == DEPTH_ANY)).then_some(r)
+        ) = mode;
+        r.dn == 0 && (r.path_dependent || r.len == DEPTH_ANY)
     }
 
     /// "No mate within `plies`" for the attacker to move at `pos`: true on
