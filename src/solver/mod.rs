@@ -499,3 +499,39 @@ fn replay_checks(pos: &Position, moves: &[Move], attacker: Color) -> Option<Posi
     }
     Some(p)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::search::DEPTH_ANY;
+    use super::*;
+    use crate::core::Hand;
+
+    /// A perpetual check (the rook checks from 1g and 2g in turn, the
+    /// king goes 1i-2i-1i, nothing else mates), searched as a node deep in
+    /// a path of other positions: its failure relies on no position above
+    /// it, so it is kept in the table (for any length without a bound,
+    /// for the bound's plies with one). Kept on the path only, as a loop
+    /// once was, the next search from another path would redo it.
+    #[test]
+    fn a_failure_whose_loops_come_back_to_the_node_is_kept_in_the_table() {
+        let start: Position = "9/9/9/9/9/9/7R1/5R3/6g1k b - 1".parse().unwrap();
+        for bound in [None, Some(15)] {
+            let mut solver = Solver::new(16);
+            let mut search = solver.search(Color::Black, 0, 1_000_000, None);
+            // Two unrelated positions above it on the path.
+            search.reps.push(1, Hand::EMPTY);
+            search.reps.push(2, Hand::EMPTY);
+            search.set_bound(bound);
+            let mut root = start.clone();
+            search.reps.push(root.board_key(), root.hand(Color::Black));
+            let r = search.mid(&mut root, 7, INF, INF, 2);
+            assert!(r.dn == 0, "{bound:?}: no mate");
+            let p = search.probe(&start).expect("in the table");
+            assert_eq!(p.dn, 0, "{bound:?}: stored as a failure");
+            match bound {
+                None => assert_eq!(p.len, DEPTH_ANY),
+                Some(b) => assert!(u32::from(p.len) >= b - 2, "{bound:?}: {}", p.len),
+            }
+        }
+    }
+}

@@ -14,12 +14,27 @@
 //! from here would mate from there by the same moves, so the detour is
 //! never needed (an inferior position, as the literature calls it).
 //!
+//! A failure depends only on the part of the path from the position it
+//! repeats down. So each path result carries its *loop head*: the place on
+//! the path (1 + its index) of the earliest position it relies on. A node
+//! whose failure relies on no position above itself (every loop found in
+//! its subtree comes back to it or below) fails on any path: another
+//! history only adds repetitions, which only add failures for the
+//! attacker. Such a result goes to the table like any other. Under a
+//! length bound the same holds for "no mate within b": a mate that passes
+//! through a repeated position is never needed, since the position, mated
+//! from the later point with fewer plies left, is mated as quickly from
+//! the earlier point. Without this, one perpetual check deep in a
+//! refutation kept the whole main line of a long problem out of the table
+//! (musou-014: from a bound of 29 plies on, every bound searched the line
+//! again from scratch).
+//!
 //! Results found under a length bound ("no mate within b plies on this
 //! path") are kept apart from those found without one: they are dropped
 //! when the bound changes, and a search without a bound never reads them
 //! (it would turn "not within b" into "not at all").
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashMap;
 
 use crate::core::Hand;
 
@@ -29,10 +44,29 @@ pub struct Repetitions {
     boards: HashMap<u64, u32>,
     /// The path: board key and attacker hand of each position.
     stack: Vec<(u64, Hand)>,
-    path_disproofs: HashSet<u64>,
+    path_disproofs: HashMap<u64, PathResult>,
     /// Path results found without a length bound: they hold for any bound.
-    lasting_disproofs: HashSet<u64>,
+    lasting_disproofs: HashMap<u64, PathResult>,
     limit: usize,
+}
+
+/// The loop head of a result that holds on every path.
+pub const NO_LOOP: u32 = u32::MAX;
+
+/// The loop head of a result that depends on the whole path (a depth cut
+/// without a bound: the path's length decided it).
+pub const WHOLE_PATH: u32 = 0;
+
+/// A failure for the attacker that holds on the path it was found on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PathResult {
+    /// The place on the path (1 + index) of the earliest position the
+    /// failure relies on; [`WHOLE_PATH`] when it relies on all of it.
+    pub head: u32,
+    /// The plies it holds for (as a disproof's length in the table).
+    pub len: u16,
+    /// Its disproof hand, as if the loop head's position held.
+    pub hand: Hand,
 }
 
 /// Combines the hash of a path with the key of the position it reaches.
@@ -48,8 +82,8 @@ impl Repetitions {
         Repetitions {
             boards: HashMap::new(),
             stack: Vec::new(),
-            path_disproofs: HashSet::new(),
-            lasting_disproofs: HashSet::new(),
+            path_disproofs: HashMap::new(),
+            lasting_disproofs: HashMap::new(),
             limit,
         }
     }
@@ -91,44 +125,74 @@ impl Repetitions {
     /// path, or is inferior to one: same board, attacker holding no more.
     #[inline]
     pub fn repeats(&self, board: u64, hand: Hand) -> bool {
-        self.boards.contains_key(&board)
-            && self
-                .stack
-                .iter()
-                .rev()
-                .any(|&(b, h)| b == board && h.dominates(hand))
+        self.repeated_at(board, hand).is_some()
+    }
+
+    /// The place on the path (1 + index) of the latest position that this
+    /// one (board and attacker hand) repeats or is inferior to.
+    #[inline]
+    pub fn repeated_at(&self, board: u64, hand: Hand) -> Option<u32> {
+        if !self.boards.contains_key(&board) {
+            return None;
+        }
+        self.stack
+            .iter()
+            .rposition(|&(b, h)| b == board && h.dominates(hand))
+            .map(|i| i as u32 + 1)
+    }
+
+    /// The place on the path of the last position entered: a result whose
+    /// loop head is at least this holds on every path.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.stack.len() as u32
     }
 
     /// Records that the node reached by path hash `path` fails for the
     /// attacker because of a repetition on that path.
-    pub fn record(&mut self, path: u64) {
+    pub fn record(&mut self, path: u64, r: PathResult) {
         if self.path_disproofs.len() >= self.limit {
             self.path_disproofs.clear();
         }
-        self.path_disproofs.insert(path);
+        self.path_disproofs.insert(path, r);
     }
 
     /// Like [`record`](Self::record) for a result that holds whatever the
     /// length bound (found by a search without one).
-    pub fn record_lasting(&mut self, path: u64) {
+    pub fn record_lasting(&mut self, path: u64, r: PathResult) {
         if self.lasting_disproofs.len() >= self.limit {
             self.lasting_disproofs.clear();
         }
-        self.lasting_disproofs.insert(path);
+        self.lasting_disproofs.insert(path, r);
     }
 
-    /// Whether the node reached by `path` is known to fail by repetition:
-    /// under a length bound (`bounded`) by any result, without one only
-    /// by those that hold whatever the bound.
+    /// The failure known for the node reached by `path`: under a length
+    /// bound (`bounded`) any result, without one only those that hold
+    /// whatever the bound.
     #[inline]
-    pub fn recorded(&self, path: u64, bounded: bool) -> bool {
-        self.lasting_disproofs.contains(&path) || (bounded && self.path_disproofs.contains(&path))
+    pub fn recorded(&self, path: u64, bounded: bool) -> Option<PathResult> {
+        self.lasting_disproofs
+            .get(&path)
+            .or_else(|| {
+                if bounded {
+                    self.path_disproofs.get(&path)
+                } else {
+                    None
+                }
+            })
+            .copied()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const R: PathResult = PathResult {
+        head: 1,
+        len: 0,
+        hand: Hand::EMPTY,
+    };
 
     #[test]
     fn repeated_and_inferior_positions_are_seen() {
@@ -143,6 +207,11 @@ mod tests {
         let mut two = gold;
         two.add(PieceKind::Gold);
         assert!(!r.repeats(5, two), "more in hand is a new position");
+        assert_eq!(r.repeated_at(5, gold), Some(1), "the first position");
+        r.push(5, gold);
+        assert_eq!(r.repeated_at(5, gold), Some(3), "the latest of two");
+        assert_eq!(r.depth(), 3);
+        r.pop();
         r.pop();
         r.pop();
         assert!(!r.repeats(5, gold));
@@ -153,26 +222,29 @@ mod tests {
         let mut r = Repetitions::new(10);
         let a = extend_path(extend_path(1, 10), 20);
         let b = extend_path(extend_path(1, 11), 20);
-        r.record(a);
-        assert!(r.recorded(a, true));
-        assert!(!r.recorded(b, true));
+        r.record(a, R);
+        assert!(r.recorded(a, true).is_some());
+        assert!(r.recorded(b, true).is_none());
     }
 
     #[test]
     fn bounded_results_are_dropped_with_the_bound_and_unseen_without_one() {
         let mut r = Repetitions::new(10);
         let (a, b) = (extend_path(1, 10), extend_path(1, 11));
-        r.record(a);
-        r.record_lasting(b);
+        r.record(a, R);
+        r.record_lasting(b, R);
         assert!(
-            !r.recorded(a, false),
+            r.recorded(a, false).is_none(),
             "a result under a bound is no plain result"
         );
-        assert!(r.recorded(b, false) && r.recorded(b, true));
+        assert!(r.recorded(b, false).is_some() && r.recorded(b, true).is_some());
         r.clear_path_results();
-        assert!(!r.recorded(a, true), "dropped with the bound");
-        assert!(r.recorded(b, true), "kept: it holds for any bound");
+        assert!(r.recorded(a, true).is_none(), "dropped with the bound");
+        assert!(
+            r.recorded(b, true).is_some(),
+            "kept: it holds for any bound"
+        );
         r.clear();
-        assert!(!r.recorded(b, true));
+        assert!(r.recorded(b, true).is_none());
     }
 }

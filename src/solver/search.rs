@@ -11,7 +11,7 @@ use crate::core::{Bitboard, Color, Hand, Move, PieceKind, Position};
 use super::Limit;
 use super::hands;
 use super::interposition::{interposition_squares, set_aside};
-use super::repetition::{Repetitions, extend_path};
+use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
 
 /// Search depth past which a line is cut (treated like a repetition on
@@ -32,8 +32,10 @@ pub(crate) struct NodeResult {
     /// Proof or disproof hand when final.
     pub hand: Hand,
     pub len: u16,
-    /// A disproof that holds only on this path.
-    pub path_dependent: bool,
+    /// For a disproof that holds only on this path, the place of the
+    /// earliest path position it relies on (see [`super::repetition`]);
+    /// [`NO_LOOP`] when it holds on every path.
+    pub loop_head: u32,
 }
 
 #[derive(Copy, Clone)]
@@ -43,7 +45,7 @@ struct Child {
     dn: u32,
     hand: Hand,
     len: u16,
-    path_dependent: bool,
+    loop_head: u32,
     /// Whether `pn`/`dn` were looked up or estimated yet.
     evaluated: bool,
     /// A sibling that must be solved before this child is looked at
@@ -92,7 +94,7 @@ fn expand(pos: &Position, or_node: bool) -> Vec<Child> {
             dn: 1,
             hand: Hand::EMPTY,
             len: 0,
-            path_dependent: false,
+            loop_head: NO_LOOP,
             evaluated: false,
             prev,
             useless: false,
@@ -246,7 +248,7 @@ impl Search<'_> {
 
     /// Stores a final or intermediate result of `pos`.
     fn store(&mut self, pos: &Position, r: &NodeResult, mv: Option<Move>, work: u64) {
-        if r.path_dependent {
+        if r.loop_head != NO_LOOP {
             return;
         }
         let hand = if r.pn == 0 || r.dn == 0 {
@@ -271,16 +273,18 @@ impl Search<'_> {
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
         let hand = self.attacker_hand(pos);
         let own = self.table.probe(self.key(pos), hand);
-        if own.is_some_and(|p| p.pn == 0 || p.dn == 0) {
+        if own.is_some_and(|p| p.pn == 0 || (p.dn == 0 && p.len == DEPTH_ANY)) {
             return own;
         }
         // A plain proof is a mate within its length here too (tsume
         // counting is never longer); a plain disproof only when it says no
         // mate at all (one under a length bound counted every
-        // interposition, so it says nothing here).
+        // interposition, so it says nothing here). "No mate at all" is
+        // worth more than this namespace's "no mate within so many plies";
+        // a mate is not (that disproof may be final for the plies left).
         if let Some(salt) = self.fallback_salt
             && let Some(p) = self.table.probe(pos.board_key() ^ salt, hand)
-            && (p.pn == 0 || (p.dn == 0 && p.len == DEPTH_ANY))
+            && ((p.pn == 0 && own.is_none_or(|o| o.dn != 0)) || (p.dn == 0 && p.len == DEPTH_ANY))
         {
             return Some(p);
         }
@@ -296,7 +300,7 @@ impl Search<'_> {
                 dn: 0,
                 hand: hands::or_disproof_hand_without_moves(pos),
                 len: DEPTH_ANY,
-                path_dependent: false,
+                loop_head: NO_LOOP,
             }
         } else {
             NodeResult {
@@ -304,7 +308,7 @@ impl Search<'_> {
                 dn: INF,
                 hand: hands::and_proof_hand(pos, Hand::EMPTY),
                 len: 0,
-                path_dependent: false,
+                loop_head: NO_LOOP,
             }
         };
         self.store(pos, &r, None, 1);
@@ -364,7 +368,7 @@ impl Search<'_> {
             self.ply_limit,
             self.depth_cut,
         ) = mode;
-        r.dn == 0 && (r.path_dependent || r.len == DEPTH_ANY)
+        r.dn == 0 && (r.loop_head != NO_LOOP || r.len == DEPTH_ANY)
     }
 
     /// "No mate within `plies`" for the attacker to move at `pos`: true on
@@ -376,7 +380,7 @@ impl Search<'_> {
             dn: 0,
             hand: self.attacker_hand(pos),
             len: plies as u16,
-            path_dependent: false,
+            loop_head: NO_LOOP,
         }
     }
 
@@ -475,7 +479,7 @@ impl Search<'_> {
                     dn: INF,
                     hand: hands::or_proof_hand(pos, m, h),
                     len: 1,
-                    path_dependent: false,
+                    loop_head: NO_LOOP,
                 };
                 self.store(pos, &r, Some(m), 1);
                 return Ok(r);
@@ -503,7 +507,7 @@ impl Search<'_> {
                 dn: init_or_dn(checks.len()),
                 hand,
                 len: 0,
-                path_dependent: false,
+                loop_head: NO_LOOP,
             };
             self.store(pos, &r, None, 0);
             r
@@ -519,7 +523,7 @@ impl Search<'_> {
                 dn: 1,
                 hand,
                 len: 0,
-                path_dependent: false,
+                loop_head: NO_LOOP,
             };
             self.store(pos, &r, None, 0);
             r
@@ -537,16 +541,29 @@ impl Search<'_> {
         {
             return (r, child_path);
         }
-        if self.reps.repeats(pos.board_key(), self.attacker_hand(pos))
-            || self.reps.recorded(child_path, self.bounded)
-        {
+        let hand = self.attacker_hand(pos);
+        let known = match self.reps.repeated_at(pos.board_key(), hand) {
+            // The position it repeats fails if this one is to: no mate
+            // within the plies left here (fewer than there), or at all.
+            Some(head) => Some(PathResult {
+                head,
+                len: if self.bounded {
+                    remaining.min(DEPTH_ANY as u32 - 1) as u16
+                } else {
+                    DEPTH_ANY
+                },
+                hand,
+            }),
+            None => self.reps.recorded(child_path, self.bounded),
+        };
+        if let Some(k) = known {
             self.stats.rep_hits += 1;
             let r = NodeResult {
                 pn: INF,
                 dn: 0,
-                hand: self.attacker_hand(pos),
-                len: 0,
-                path_dependent: true,
+                hand: k.hand,
+                len: k.len,
+                loop_head: k.head,
             };
             return (r, child_path);
         }
@@ -592,7 +609,7 @@ impl Search<'_> {
                 dn: 1,
                 hand: Hand::EMPTY,
                 len: 0,
-                path_dependent: false,
+                loop_head: NO_LOOP,
             }
         } else {
             r
@@ -629,16 +646,21 @@ impl Search<'_> {
                     dn: 0,
                     hand: self.attacker_hand(pos),
                     len: self.ply_limit.saturating_sub(ply) as u16,
-                    path_dependent: false,
+                    loop_head: NO_LOOP,
                 };
             }
-            self.reps.record_lasting(path);
+            let r = PathResult {
+                head: WHOLE_PATH,
+                len: 0,
+                hand: Hand::EMPTY,
+            };
+            self.reps.record_lasting(path, r);
             return NodeResult {
                 pn: INF,
                 dn: 0,
-                hand: Hand::EMPTY,
-                len: 0,
-                path_dependent: true,
+                hand: r.hand,
+                len: r.len,
+                loop_head: r.head,
             };
         }
 
@@ -721,7 +743,7 @@ impl Search<'_> {
                 ch.dn = r.dn;
                 ch.hand = r.hand;
                 ch.len = r.len;
-                ch.path_dependent = r.path_dependent;
+                ch.loop_head = r.loop_head;
                 ch.evaluated = true;
                 paths[i] = child_path;
                 // An OR node with a proven child is proven: no need to look further.
@@ -741,7 +763,7 @@ impl Search<'_> {
                     dn,
                     hand: Hand::EMPTY,
                     len: 0,
-                    path_dependent: false,
+                    loop_head: NO_LOOP,
                 };
                 let best = select(&children, or_node).0;
                 self.store(
@@ -788,7 +810,7 @@ impl Search<'_> {
             ch.dn = r.dn;
             ch.hand = r.hand;
             ch.len = r.len;
-            ch.path_dependent = r.path_dependent;
+            ch.loop_head = r.loop_head;
         }
     }
 
@@ -929,7 +951,7 @@ impl Search<'_> {
             let mut q0 = set_aside(pos, kind);
             pos.undo_move(x, undo);
             let q0_path = extend_path(path, q0.key() ^ 0x5e7a_51de ^ ((remaining as u64) << 40));
-            if self.reps.recorded(q0_path, self.bounded) {
+            if self.reps.recorded(q0_path, self.bounded).is_some() {
                 continue;
             }
             if let Some(p) = self.probe(&q0) {
@@ -963,6 +985,18 @@ impl Search<'_> {
         None
     }
 
+    /// The loop head of a node's failure whose children's failures rely
+    /// on the path from `head` on: [`NO_LOOP`] (it holds on every path)
+    /// when that is the node itself or below.
+    #[inline]
+    fn local_loops(&self, head: u32) -> u32 {
+        if head != WHOLE_PATH && head >= self.reps.depth() {
+            NO_LOOP
+        } else {
+            head
+        }
+    }
+
     /// Builds, stores and returns the final result of a solved node with
     /// `remaining` plies left.
     #[allow(clippy::too_many_arguments)]
@@ -991,7 +1025,7 @@ impl Search<'_> {
                 dn: INF,
                 hand: hands::or_proof_hand(pos, best.mv, best.hand),
                 len: best.len.saturating_add(1),
-                path_dependent: false,
+                loop_head: NO_LOOP,
             };
         } else if !or_node && proven {
             let mut max = Hand::EMPTY;
@@ -1014,71 +1048,58 @@ impl Search<'_> {
                 hand: hands::and_proof_hand(pos, max),
                 // Every defence a useless interposition: mated here.
                 len: len.map_or(0, |l| l.saturating_add(1)).max(useless_len),
-                path_dependent: false,
+                loop_head: NO_LOOP,
             };
         } else if or_node {
             // Every check fails.
-            if children.iter().any(|c| c.path_dependent) {
-                r = NodeResult {
-                    pn: INF,
-                    dn: 0,
-                    hand: Hand::EMPTY,
-                    len: 0,
-                    path_dependent: true,
-                };
-            } else {
-                let mut min: Option<Hand> = None;
-                let mut depth = DEPTH_ANY;
-                for c in children {
-                    let h = hands::or_disproof_from_child(pos, c.mv, c.hand);
-                    min = Some(min.map_or(h, |m| m.min(h)));
-                    depth = depth.min(c.len);
-                }
-                r = NodeResult {
-                    pn: INF,
-                    dn: 0,
-                    hand: hands::or_disproof_hand(pos, min.unwrap_or(Hand::EMPTY)),
-                    len: deeper(depth),
-                    path_dependent: false,
-                };
+            let mut min: Option<Hand> = None;
+            let mut depth = DEPTH_ANY;
+            let mut head = NO_LOOP;
+            for c in children {
+                let h = hands::or_disproof_from_child(pos, c.mv, c.hand);
+                min = Some(min.map_or(h, |m| m.min(h)));
+                depth = depth.min(c.len);
+                head = head.min(c.loop_head);
             }
+            r = NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: hands::or_disproof_hand(pos, min.unwrap_or(Hand::EMPTY)),
+                len: deeper(depth),
+                loop_head: self.local_loops(head),
+            };
         } else {
             // Some defence refutes every attack; prefer one that holds on
-            // every path.
+            // more paths (relies on a later part of this one).
             let refuting = children
                 .iter()
                 .filter(|c| c.dn == 0)
-                .max_by_key(|c| (!c.path_dependent, c.len))
+                .max_by_key(|c| (self.local_loops(c.loop_head), c.len))
                 .expect("a disproven child");
             let mut depth = deeper(refuting.len);
             if refuting.capped && depth != DEPTH_ANY {
                 depth = depth.min(remaining.min(DEPTH_ANY as u32 - 1) as u16);
             }
             mv = Some(refuting.mv);
-            r = if refuting.path_dependent {
-                NodeResult {
-                    pn: INF,
-                    dn: 0,
-                    hand: Hand::EMPTY,
-                    len: 0,
-                    path_dependent: true,
-                }
-            } else {
-                NodeResult {
-                    pn: INF,
-                    dn: 0,
-                    hand: hands::and_disproof_hand(pos, refuting.mv, refuting.hand),
-                    len: depth,
-                    path_dependent: false,
-                }
+            r = NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: hands::and_disproof_hand(pos, refuting.mv, refuting.hand),
+                len: depth,
+                loop_head: self.local_loops(refuting.loop_head),
             };
         }
-        if r.path_dependent {
+        if r.loop_head != NO_LOOP {
             self.stats.path_records += 1;
+            let k = PathResult {
+                head: r.loop_head,
+                len: r.len,
+                hand: r.hand,
+            };
             if self.bounded {
-                self.reps.record(path);
+                self.reps.record(path, k);
             } else {
-                self.reps.record_lasting(path);
+                self.reps.record_lasting(path, k);
             }
         } else {
             self.store(pos, &r, mv, work);
@@ -1119,7 +1140,7 @@ fn useless_result(hand: Hand, len: u16) -> NodeResult {
         // The plies the set-aside position is mated in: the node is mated
         // within no fewer (the bound this interposition was judged under).
         len,
-        path_dependent: false,
+        loop_head: NO_LOOP,
     }
 }
 
@@ -1129,7 +1150,7 @@ fn from_probe(p: &Probe) -> NodeResult {
         dn: p.dn,
         hand: p.hand,
         len: p.len,
-        path_dependent: false,
+        loop_head: NO_LOOP,
     }
 }
 
