@@ -175,11 +175,14 @@ fn misc_small() {
 }
 
 /// When a node limit stops the answer's searches after the proof, the
-/// result is the first proof's line (33 plies here), marked not exact, not
-/// a line of an unfinished answer search. 将棋無双 第50番: its first proof
-/// takes a small part of the nodes its 21-ply answer needs.
+/// result is marked not exact and says what length the answer is proven to
+/// reach (`at_least`: never more than the answer, 21 here). The line is a
+/// sound tsume line: the line of the longest resistance known when that is
+/// at least as long, else the first proof's (33 plies here). Never a line
+/// of an unfinished answer search. 将棋無双 第50番: its first proof takes a small
+/// part of the nodes its 21-ply answer needs.
 #[test]
-fn an_answer_cut_short_keeps_the_first_proofs_line() {
+fn an_answer_cut_short_reports_what_is_proven() {
     let pos = musou("050");
     let solve = |limits: Limits| Solver::new(64).solve(&pos, &limits).unwrap();
     let first = solve(Limits {
@@ -195,27 +198,43 @@ fn an_answer_cut_short_keeps_the_first_proofs_line() {
     };
     assert!(full.exact);
     assert_eq!(answer.len(), 21);
+    assert_eq!(full.at_least, 21);
     assert!(
         first.nodes < full.nodes / 2,
         "{} {}",
         first.nodes,
         full.nodes
     );
-    for k in 1..4 {
-        let limit = first.nodes + (full.nodes - first.nodes) * k / 4;
+    let mut bounds = Vec::new();
+    for k in 1..8 {
+        let limit = first.nodes + (full.nodes - first.nodes) * k / 8;
         let cut = solve(Limits {
             nodes: Some(limit),
             ..Limits::default()
         });
         assert!(!cut.exact, "{limit} nodes");
-        assert_eq!(
-            cut.outcome,
-            Outcome::Mate {
-                moves: first_line.clone()
-            },
-            "{limit} nodes"
+        assert!(
+            cut.at_least <= 21,
+            "{limit} nodes: at least {}",
+            cut.at_least
         );
+        let Outcome::Mate { moves } = &cut.outcome else {
+            panic!("{limit} nodes: {:?}", cut.outcome)
+        };
+        assert!(
+            tsume::solver::is_tsume_line(&pos, moves, pos.side_to_move()),
+            "{limit} nodes: {moves:?}"
+        );
+        assert!(
+            moves == &first_line || moves.len() as u32 >= cut.at_least,
+            "{limit} nodes: {moves:?}"
+        );
+        bounds.push(cut.at_least);
     }
+    assert!(
+        bounds.windows(2).all(|w| w[0] <= w[1]) && bounds[6] > bounds[0],
+        "more nodes prove more: {bounds:?}"
+    );
 }
 
 /// Checks with no mate at all get a plain search of their own before each

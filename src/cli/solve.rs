@@ -63,9 +63,9 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// mate`, `unknown (time limit)`, ...), the mating line in USI and Japanese
 /// notation, nodes, time and nodes per second. With --json one JSON object
 /// per line instead (fields: line, sfen, result, length, moves, exact,
-/// nodes, millis, limit, error; see README.md). A summary goes to stderr at
-/// the end: solved, no mate, unknown, errors, nodes, search time, wall time,
-/// jobs.
+/// at_least, nodes, millis, limit, error; see README.md). A summary goes to
+/// stderr at the end: solved, no mate, unknown, errors, nodes, search time,
+/// wall time, jobs.
 ///
 /// Ctrl-C stops the running searches, which are reported as `unknown
 /// (stopped)`; the problems not started are skipped. A second Ctrl-C exits
@@ -212,6 +212,10 @@ struct JsonRecord {
     /// For a mate: whether the line is the proven tsume answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     exact: Option<bool>,
+    /// For a mate whose line is not proven the answer: the length the
+    /// answer is proven to reach, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_least: Option<u32>,
     nodes: u64,
     millis: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -817,6 +821,9 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
             .map(|m| m.iter().map(|m| m.to_string()).collect())
             .unwrap_or_default(),
         exact: moves.map(|_| result.exact),
+        at_least: moves
+            .filter(|_| !result.exact && result.at_least > 1)
+            .map(|_| result.at_least),
         nodes: result.nodes,
         millis: u64::try_from(result.elapsed.as_millis()).unwrap_or(u64::MAX),
         limit,
@@ -832,6 +839,7 @@ fn json_error(bad: &BadProblem) -> JsonRecord {
         length: None,
         moves: Vec::new(),
         exact: None,
+        at_least: None,
         nodes: 0,
         millis: 0,
         limit: None,
@@ -859,6 +867,13 @@ fn write_report(
         Outcome::Mate { moves } => {
             if result.exact {
                 writeln!(out, "mate in {}", moves.len())?;
+            } else if result.at_least > 1 {
+                writeln!(
+                    out,
+                    "mate (a line of {} plies; not proven the tsume answer, which is proven to be at least {} plies)",
+                    moves.len(),
+                    result.at_least
+                )?;
             } else {
                 writeln!(
                     out,

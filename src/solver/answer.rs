@@ -38,10 +38,17 @@ const TSUME_SALT: u64 = 0x7a3c_91e5_0b6d_2f48;
 
 /// What reading the answer gave.
 pub(crate) struct Answer {
-    pub moves: Vec<Move>,
+    /// The tsume answer's line when `exact`; otherwise the line of the
+    /// longest resistance known (see
+    /// [`TsumeSearch::longest_known_line`]). `None` when a limit stopped
+    /// the reading, or the table lacks a move of that line.
+    pub moves: Option<Vec<Move>>,
     /// Whether the length is proven shortest (with the longest defence);
     /// false when a limit stopped the search first.
     pub exact: bool,
+    /// A length the tsume answer is proven to reach: every bound below it
+    /// was searched and holds no mate.
+    pub at_least: u32,
 }
 
 /// Switches `search` to tsume counting for the life of the value.
@@ -197,14 +204,20 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
 
     /// The tsume length of `pos` (on the line), known to be mated within
     /// `upper`: searches with bounds growing by two from the least until
-    /// one is proven. `(length, exact)`; not exact when a limit stopped the
-    /// search first (the length is then `upper`).
+    /// one is proven. `(length, exact, at least)`; not exact when a limit
+    /// stopped the search first (the length is then `upper`, and at least
+    /// the bound the limit stopped).
     ///
     /// Growing bounds cost less than shrinking ones: a search that fails
     /// under a small bound is cheap and leaves disproofs the next one uses,
     /// while under a bound just short of a long first proof the search has
     /// to look for a different proof almost from scratch.
-    pub fn shortest(&mut self, pos: &Position, upper: u32, line: Option<&[Move]>) -> (u32, bool) {
+    pub fn shortest(
+        &mut self,
+        pos: &Position,
+        upper: u32,
+        line: Option<&[Move]>,
+    ) -> (u32, bool, u32) {
         let debug = std::env::var_os("TSUME_DEBUG").is_some();
         let mut b = if pos.side_to_move() == self.search.attacker {
             1
@@ -233,12 +246,12 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                 eprintln!("answer: within {b}: {r:?} nodes {}", self.search.nodes);
             }
             match r {
-                Some(Some(_)) => return (b, true),
+                Some(Some(_)) => return (b, true, b),
                 Some(None) => b += 2,
-                None => return (upper, false),
+                None => return (upper, false, b),
             }
         }
-        (upper, true)
+        (upper, true, upper)
     }
 
     /// The line whose other checks are searched plainly before a bound:
@@ -580,6 +593,85 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         Some(counted)
     }
 
+    /// For an answer a limit cut short, a mating line from `root` along
+    /// the longest resistance the table knows: at the defender's turn,
+    /// among the defences known to be mated (drops between checker and
+    /// king only when there is nothing else, and then the line ends: they
+    /// may be useless interpositions), the one proven not mated within the
+    /// most plies, then the one with the longest known mate; at the
+    /// attacker's turn the check with the shortest known mate. `None` where
+    /// the table knows no mating move, or a position comes back.
+    ///
+    /// The first proof's line may follow a defence far shorter than the
+    /// longest (musou-022: 23 plies, against 33 published), while the
+    /// bounded searches have already proven that some defence lasts longer.
+    fn longest_known_line(&mut self, root: &Position) -> Option<Vec<Move>> {
+        let attacker = self.search.attacker;
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        let mut seen = HashSet::new();
+        loop {
+            if !seen.insert(pos.key()) || line.len() >= MAX_LINE as usize {
+                return None;
+            }
+            let mut moves = MoveList::new();
+            let m = if pos.side_to_move() == attacker {
+                generate_checks(&pos, &mut moves);
+                // A mate now is rarely in the table: the position has no
+                // move to search.
+                moves
+                    .iter()
+                    .filter_map(|&m| {
+                        let child = pos.after(m);
+                        let now = only_drops_between(&child).then_some(0);
+                        now.or_else(|| self.known_mate(&child)).map(|l| (l, m))
+                    })
+                    .min_by_key(|&(l, _)| l)?
+                    .1
+            } else {
+                if only_drops_between(&pos) {
+                    // Mated, or only drops between checker and king left.
+                    return Some(line);
+                }
+                generate_evasions(&pos, &mut moves);
+                let squares = interposition_squares(&pos);
+                let counted = |m: Move| !(m.is_drop() && squares.contains(m.to()));
+                let mut best: Option<((u32, u32), Move)> = None;
+                for &m in moves.iter().filter(|&&m| counted(m)) {
+                    let child = pos.after(m);
+                    let Some(mated) = self.known_mate(&child) else {
+                        continue;
+                    };
+                    let resists = self
+                        .search
+                        .table
+                        .probe(child.board_key() ^ self.search.salt, child.hand(attacker))
+                        .filter(|p| p.dn == 0)
+                        .map_or(0, |p| u32::from(p.len) + 1);
+                    let score = (resists, mated);
+                    if best.is_none_or(|(b, _)| score > b) {
+                        best = Some((score, m));
+                    }
+                }
+                best?.1
+            };
+            pos.do_move(m);
+            line.push(m);
+        }
+    }
+
+    /// The length of a mate the table knows from `pos` (attacker to
+    /// move), under tsume counting or plain.
+    fn known_mate(&self, pos: &Position) -> Option<u32> {
+        let hand = pos.hand(self.search.attacker);
+        [self.search.salt, self.plain_salt]
+            .into_iter()
+            .filter_map(|salt| self.search.table.probe(pos.board_key() ^ salt, hand))
+            .filter(|p| p.pn == 0)
+            .map(|p| u32::from(p.len))
+            .min()
+    }
+
     /// Reads the line of `m` at `pos` (the position after it mated in
     /// `len`) into `best`, the line kept so far among equally short
     /// attacks or equally long defences. `Some(true)` when the choice is
@@ -624,6 +716,17 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     }
 }
 
+/// Whether the defender to move at `pos` has no move but drops between
+/// checker and king (none at all: mated).
+fn only_drops_between(pos: &Position) -> bool {
+    let mut moves = MoveList::new();
+    generate_evasions(pos, &mut moves);
+    let squares = interposition_squares(pos);
+    moves
+        .iter()
+        .all(|&m| m.is_drop() && squares.contains(m.to()))
+}
+
 /// The attacker's hand after playing `line` from `pos`.
 pub(crate) fn final_hand(pos: &Position, line: &[Move], attacker: crate::core::Color) -> Hand {
     let mut p = pos.clone();
@@ -640,9 +743,17 @@ pub(crate) fn answer(
     root: &Position,
     upper: u32,
     line: Option<&[Move]>,
-) -> Option<Answer> {
+) -> Answer {
     let mut t = TsumeSearch::new(search, root);
-    let (len, exact) = t.shortest(root, upper, line);
-    let moves = t.main_line(root, len)?;
-    Some(Answer { moves, exact })
+    let (len, exact, at_least) = t.shortest(root, upper, line);
+    let moves = if exact {
+        t.main_line(root, len)
+    } else {
+        t.longest_known_line(root)
+    };
+    Answer {
+        exact: exact && moves.is_some(),
+        moves,
+        at_least,
+    }
 }
