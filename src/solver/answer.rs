@@ -746,14 +746,13 @@ pub(crate) fn answer(
 ) -> Answer {
     let mut t = TsumeSearch::new(search, root);
     let (len, exact, at_least) = t.shortest(root, upper, line);
-    let moves = if exact {
-        t.main_line(root, len)
-    } else {
-        t.longest_known_line(root)
-    };
+    let main = if exact { t.main_line(root, len) } else { None };
+    // A limit that stops reading the main line leaves the length proven.
+    let exact = main.is_some();
+    let moves = main.or_else(|| t.longest_known_line(root));
     Answer {
-        exact: exact && moves.is_some(),
         moves,
+        exact,
         at_least,
     }
 }
