@@ -124,7 +124,7 @@ fn nomate_rows_are_never_false_mates() {
 }
 
 /// When a node limit stops the tsume answer after the proof, the mate is
-/// still reported, with the first proof's line, as not exact.
+/// still reported, with a sound line, as not exact.
 #[test]
 fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
     let pos: Position = "ln7/1k1+P5/1pp1S4/p8/9/2P6/9/9/9 b BGN2rbg2s2n3l13p 1"
@@ -157,7 +157,9 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
     assert!(!cut.exact);
     match (&cut.outcome, &first.outcome) {
         (Outcome::Mate { moves }, Outcome::Mate { moves: first_line }) => {
-            assert_eq!(moves, first_line);
+            // The first proof's line, or the longest resistance known when
+            // that reaches the length proven.
+            assert!(moves == first_line || moves.len() as u32 >= cut.at_least);
             assert!(tsume::solver::is_mating_line(
                 &pos,
                 moves,
