@@ -25,7 +25,7 @@ use hashbrown::HashSet;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
 
-use super::interposition::interposition_squares;
+use super::interposition::{has_counted_evasion, interposition_squares};
 use super::repetition::extend_path;
 use super::search::Search;
 use super::tt::INF;
@@ -623,13 +623,13 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                     .iter()
                     .filter_map(|&m| {
                         let child = pos.after(m);
-                        let now = only_drops_between(&child).then_some(0);
+                        let now = (!has_counted_evasion(&child)).then_some(0);
                         now.or_else(|| self.known_mate(&child)).map(|l| (l, m))
                     })
                     .min_by_key(|&(l, _)| l)?
                     .1
             } else {
-                if only_drops_between(&pos) {
+                if !has_counted_evasion(&pos) {
                     // Mated, or only drops between checker and king left.
                     return Some(line);
                 }
@@ -714,17 +714,6 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         }
         Some(empty)
     }
-}
-
-/// Whether the defender to move at `pos` has no move but drops between
-/// checker and king (none at all: mated).
-fn only_drops_between(pos: &Position) -> bool {
-    let mut moves = MoveList::new();
-    generate_evasions(pos, &mut moves);
-    let squares = interposition_squares(pos);
-    moves
-        .iter()
-        .all(|&m| m.is_drop() && squares.contains(m.to()))
 }
 
 /// The attacker's hand after playing `line` from `pos`.

@@ -46,6 +46,7 @@
 //! ```
 
 use crate::core::attacks::between;
+use crate::core::movegen::{MoveList, generate_evasions};
 use crate::core::{Bitboard, PieceKind, Position};
 
 /// The squares where the side to move could interpose against a check:
@@ -63,6 +64,18 @@ pub fn interposition_squares(pos: &Position) -> Bitboard {
         Some(checker) => between(checker, king),
         None => Bitboard::EMPTY,
     }
+}
+
+/// Whether the side to move (in check) has an evasion that always counts
+/// under tsume counting: anything but a drop between a long-range checker
+/// and the king (the only defence that may be a useless interposition).
+pub fn has_counted_evasion(pos: &Position) -> bool {
+    let squares = interposition_squares(pos);
+    let mut evasions = MoveList::new();
+    generate_evasions(pos, &mut evasions);
+    evasions
+        .iter()
+        .any(|m| !(m.is_drop() && squares.contains(m.to())))
 }
 
 /// The position `after_capture` (the defender to move, just after the

@@ -414,9 +414,6 @@ impl Solver {
             );
         }
         self.reps.clear();
-        if exact && let Outcome::Mate { moves } = &outcome {
-            at_least = moves.len() as u32;
-        }
         Ok(SolveResult {
             outcome,
             exact,

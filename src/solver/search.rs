@@ -10,7 +10,7 @@ use crate::core::{Bitboard, Color, Hand, Move, PieceKind, Position};
 
 use super::Limit;
 use super::hands;
-use super::interposition::{interposition_squares, set_aside};
+use super::interposition::{has_counted_evasion, interposition_squares, set_aside};
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
 
@@ -1226,18 +1226,6 @@ fn sub_sibling_sum(th: u32, total: u32, own: u32) -> u32 {
 /// First disproof number of an OR node: its number of checks.
 fn init_or_dn(checks: usize) -> u32 {
     checks as u32
-}
-
-/// Whether the side to move (in check) has an evasion that always counts
-/// under tsume counting: anything but a drop between a long-range checker
-/// and the king (the only defence that may be a useless interposition).
-fn has_counted_evasion(pos: &Position) -> bool {
-    let squares = interposition_squares(pos);
-    let mut evasions = MoveList::new();
-    generate_evasions(pos, &mut evasions);
-    evasions
-        .iter()
-        .any(|m| !(m.is_drop() && squares.contains(m.to())))
 }
 
 /// First proof number of an AND node: one more than the number of king
