@@ -43,7 +43,7 @@ use tsume::core::movegen::evasion_moves;
 use tsume::core::{Color, Move, Position, SfenError};
 use tsume::solver::exhaustive::{
     mated_within, mates_within, shortest_mate, tsume_mated_within, tsume_mates_within,
-    tsume_shortest_mate,
+    tsume_shortest_mate, tsume_shortest_mate_limited,
 };
 use tsume::solver::{Limits, Outcome, SolveError, Solver, is_tsume_line};
 
@@ -282,12 +282,25 @@ struct Tally {
     attacker_in_check_roots: u32,
     attacker_in_check_lines: u32,
     alternatives_checked: u32,
+    /// Mates whose tsume length the exhaustive search gave up on (see
+    /// [`TSUME_EXHAUSTIVE_POSITIONS`]).
+    tsume_exhaustive_gave_up: u32,
     solver_nodes: u64,
     exhaustive_time: Duration,
     solver_time: Duration,
     /// Time spent checking the solver's mates (other defences, walks).
     mate_check_time: Duration,
 }
+
+/// Positions the exhaustive search by tsume counting may visit to find a
+/// random position's tsume length. Nested useless-interposition tests make
+/// it explode where the defender holds many pieces against long-range
+/// checks: one position of the runs needed minutes.
+const TSUME_EXHAUSTIVE_POSITIONS: u64 = 20_000_000;
+
+/// Percentage of the mates of a random run whose tsume length the
+/// exhaustive search may give up on: 1-2% at 20M positions.
+const GAVE_UP_PERCENT_ALLOWED: u32 = 4;
 
 /// Plies of the exhaustive check of the slow positions.
 const SLOW_CHECK_PLIES: u32 = 9;
@@ -337,6 +350,9 @@ fn unsound_mate(
     }
     None
 }
+
+/// Attacker positions a walk may solve before it is given up.
+const WALK_BUDGET: u32 = 3000;
 
 /// The result of walking a mating strategy.
 enum Walk {
@@ -496,13 +512,22 @@ fn differential(
                 &mut tally.alternatives_checked,
             );
             // The tsume length: within the plain one when there is one,
-            // else perhaps still within `plies`.
-            let tsume = tsume_shortest_mate(pos, truth.unwrap_or(plies));
+            // else perhaps still within `plies`. `None` when the exhaustive
+            // search gave up; the length is then not compared.
+            let tsume = tsume_shortest_mate_limited(
+                pos,
+                truth.unwrap_or(plies),
+                TSUME_EXHAUSTIVE_POSITIONS,
+            );
+            if tsume.is_none() {
+                tally.tsume_exhaustive_gave_up += 1;
+            }
             let len = moves.len() as u32;
             // Only an exact answer has a length to compare: a first proof's
             // line (the answer ran out of nodes) may follow a shorter
             // defence; it is checked as a mate, by the walk below.
-            if why.is_none()
+            if let Some(tsume) = tsume
+                && why.is_none()
                 && r.exact
                 && (tsume.is_some_and(|n| n != len) || (tsume.is_none() && len <= plies))
             {
@@ -519,7 +544,8 @@ fn differential(
                 // whole strategy instead.
                 tally.mates_walked += 1;
                 let mut p = pos.clone();
-                match walk_strategy(solver, &mut p, attacker, &mut vec![pos.key()], &mut 3000) {
+                let mut budget = WALK_BUDGET;
+                match walk_strategy(solver, &mut p, attacker, &mut vec![pos.key()], &mut budget) {
                     Walk::Proven => {}
                     Walk::Refuted(w) => why = Some(w),
                     Walk::Inconclusive => tally.walks_inconclusive += 1,
@@ -618,6 +644,12 @@ fn random_run(seed: u64, layouts: u32, attacker_king: bool, plies: u32, node_lim
         "{} disagreements:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+    assert!(
+        tally.tsume_exhaustive_gave_up * 100 <= tally.mates * GAVE_UP_PERCENT_ALLOWED,
+        "the exhaustive search gave up on {} of {} mates",
+        tally.tsume_exhaustive_gave_up,
+        tally.mates
     );
     // Positions left unknown are slow disproofs (see
     // `slow_disproofs_of_small_positions`); they must stay rare.

@@ -82,137 +82,194 @@ fn and_node(pos: &mut Position, plies: u32, path: &mut Vec<u64>) -> bool {
 /// Tsume counting (useless interpositions are not counted, see
 /// [`super::interposition`]): whether the side to move mates within `plies`.
 pub fn tsume_mates_within(pos: &Position, plies: u32) -> bool {
-    let mut p = pos.clone();
-    let mut path = vec![p.key()];
-    tsume_or(&mut p, plies, &mut path, 0)
+    TsumeWalk::new(pos, u64::MAX).mates_within(pos, plies) == Some(true)
 }
 
 /// Tsume counting: the length of the shortest mate of at most `max_plies`.
 pub fn tsume_shortest_mate(pos: &Position, max_plies: u32) -> Option<u32> {
-    (1..=max_plies)
-        .step_by(2)
-        .find(|&d| tsume_mates_within(pos, d))
+    tsume_shortest_mate_limited(pos, max_plies, u64::MAX).flatten()
+}
+
+/// [`tsume_shortest_mate`] visiting at most `max_positions` positions in
+/// all: `None` when it would visit more. Nested useless-interposition
+/// tests make the search grow far faster than the plain one where the
+/// defender holds many pieces and the checks are long-range.
+///
+/// ```
+/// use tsume::core::Position;
+/// use tsume::solver::exhaustive::tsume_shortest_mate_limited;
+/// let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
+/// assert_eq!(tsume_shortest_mate_limited(&pos, 5, 1000), Some(Some(1)));
+/// assert_eq!(tsume_shortest_mate_limited(&pos, 5, 1), None);
+/// ```
+pub fn tsume_shortest_mate_limited(
+    pos: &Position,
+    max_plies: u32,
+    max_positions: u64,
+) -> Option<Option<u32>> {
+    let mut walk = TsumeWalk::new(pos, max_positions);
+    for d in (1..=max_plies).step_by(2) {
+        if walk.mates_within(pos, d)? {
+            return Some(Some(d));
+        }
+    }
+    Some(None)
 }
 
 /// Tsume counting: whether the side to move, in check, is mated within
 /// `plies` more plies.
 pub fn tsume_mated_within(pos: &Position, plies: u32) -> bool {
+    let mut walk = TsumeWalk::new(pos, u64::MAX);
     let mut p = pos.clone();
-    let mut path = vec![p.key()];
-    tsume_and(&mut p, plies, &mut path, 0)
+    walk.and(&mut p, plies, 0)
 }
 
 /// Nested useless-interposition tests, at most (as in the search).
 const MAX_NEST: u32 = 8;
 
-fn tsume_or(pos: &mut Position, plies: u32, path: &mut Vec<u64>, nest: u32) -> bool {
-    if plies == 0 {
-        return false;
+/// The exhaustive search by tsume counting: the path of positions, and the
+/// positions it may still visit (at 0 it has given up, and every answer
+/// is `false`).
+struct TsumeWalk {
+    path: Vec<u64>,
+    left: u64,
+}
+
+impl TsumeWalk {
+    fn new(pos: &Position, max_positions: u64) -> TsumeWalk {
+        TsumeWalk {
+            path: vec![pos.key()],
+            left: max_positions,
+        }
     }
-    for &m in check_moves(pos).iter() {
+
+    /// Whether the side to move at `pos` mates within `plies`; `None` when
+    /// the walk has given up.
+    fn mates_within(&mut self, pos: &Position, plies: u32) -> Option<bool> {
+        let mut p = pos.clone();
+        let r = self.or(&mut p, plies, 0);
+        (self.left > 0).then_some(r)
+    }
+
+    /// Counts a visit; false when none is left.
+    fn visit(&mut self) -> bool {
+        self.left = self.left.saturating_sub(1);
+        self.left > 0
+    }
+
+    fn or(&mut self, pos: &mut Position, plies: u32, nest: u32) -> bool {
+        if plies == 0 || !self.visit() {
+            return false;
+        }
+        for &m in check_moves(pos).iter() {
+            let undo = pos.do_move(m);
+            let key = pos.key();
+            let ok = !self.path.contains(&key) && {
+                self.path.push(key);
+                let r = self.and(pos, plies - 1, nest);
+                self.path.pop();
+                r
+            };
+            pos.undo_move(m, undo);
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the defender to move is mated within `plies`: every defence
+    /// that is not a drop interposition within `plies - 1`; every drop
+    /// interposition too, or useless against the base (the least bound
+    /// those other defences are all mated within).
+    fn and(&mut self, pos: &mut Position, plies: u32, nest: u32) -> bool {
+        if !self.visit() {
+            return false;
+        }
+        let evasions = evasion_moves(pos);
+        if evasions.is_empty() {
+            return pos.in_check();
+        }
+        let squares = if nest < MAX_NEST {
+            interposition_squares(pos)
+        } else {
+            Bitboard::EMPTY
+        };
+        let is_drop = |m: Move| m.is_drop() && squares.contains(m.to());
+        let counted: Vec<Move> = evasions.iter().copied().filter(|&m| !is_drop(m)).collect();
+        for &m in &counted {
+            if plies == 0 || !self.child_or(pos, m, plies - 1, nest) {
+                return false;
+            }
+        }
+        let mut base: Option<u32> = None;
+        for &m in evasions.iter().filter(|&&m| is_drop(m)) {
+            if plies > 0 && self.child_or(pos, m, plies - 1, nest) {
+                continue;
+            }
+            let b = match base {
+                Some(b) => b,
+                None => {
+                    let mut b = 0;
+                    while b < plies
+                        && !counted
+                            .iter()
+                            .all(|&c| b > 0 && self.child_or(pos, c, b - 1, nest))
+                    {
+                        b += 2;
+                    }
+                    let b = b.min(plies);
+                    base = Some(b);
+                    b
+                }
+            };
+            let undo = pos.do_move(m);
+            let useless = self.useless(pos, m.to(), b, nest);
+            pos.undo_move(m, undo);
+            if !useless {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether the position after the defender's move `m` is mated within
+    /// `plies` (not through a position already on the path).
+    fn child_or(&mut self, pos: &mut Position, m: Move, plies: u32, nest: u32) -> bool {
         let undo = pos.do_move(m);
         let key = pos.key();
-        let ok = !path.contains(&key) && {
-            path.push(key);
-            let r = tsume_and(pos, plies - 1, path, nest);
-            path.pop();
+        let ok = !self.path.contains(&key) && {
+            self.path.push(key);
+            let r = self.or(pos, plies, nest);
+            self.path.pop();
             r
         };
         pos.undo_move(m, undo);
-        if ok {
-            return true;
-        }
+        ok
     }
-    false
-}
 
-/// Whether the defender to move is mated within `plies`: every defence
-/// that is not a drop interposition within `plies - 1`; every drop
-/// interposition too, or useless against the base (the least bound those
-/// other defences are all mated within).
-fn tsume_and(pos: &mut Position, plies: u32, path: &mut Vec<u64>, nest: u32) -> bool {
-    let evasions = evasion_moves(pos);
-    if evasions.is_empty() {
-        return pos.in_check();
-    }
-    let squares = if nest < MAX_NEST {
-        interposition_squares(pos)
-    } else {
-        Bitboard::EMPTY
-    };
-    let is_drop = |m: Move| m.is_drop() && squares.contains(m.to());
-    let counted: Vec<Move> = evasions.iter().copied().filter(|&m| !is_drop(m)).collect();
-    for &m in &counted {
-        if plies == 0 || !tsume_child_or(pos, m, plies - 1, path, nest) {
+    /// Whether the drop interposition on `sq` just played (`pos`: attacker
+    /// to move) is useless when the other defences are mated within `base`
+    /// plies.
+    fn useless(&mut self, pos: &mut Position, sq: Square, base: u32, nest: u32) -> bool {
+        let Some(piece) = pos.piece_at(sq) else {
             return false;
-        }
-    }
-    let mut base: Option<u32> = None;
-    for &m in evasions.iter().filter(|&&m| is_drop(m)) {
-        if plies > 0 && tsume_child_or(pos, m, plies - 1, path, nest) {
-            continue;
-        }
-        let b = match base {
-            Some(b) => b,
-            None => {
-                let mut b = 0;
-                while b < plies
-                    && !counted
-                        .iter()
-                        .all(|&c| b > 0 && tsume_child_or(pos, c, b - 1, path, nest))
-                {
-                    b += 2;
-                }
-                let b = b.min(plies);
-                base = Some(b);
-                b
-            }
         };
-        let undo = pos.do_move(m);
-        let useless = useless(pos, m.to(), b, path, nest);
-        pos.undo_move(m, undo);
-        if !useless {
-            return false;
+        for &x in check_moves(pos).iter().filter(|x| x.to() == sq) {
+            let undo = pos.do_move(x);
+            let mut q0 = set_aside(pos, piece.kind());
+            pos.undo_move(x, undo);
+            let key = q0.key();
+            if self.path.contains(&key) {
+                continue;
+            }
+            self.path.push(key);
+            let r = self.and(&mut q0, base, nest + 1);
+            self.path.pop();
+            if r {
+                return true;
+            }
         }
+        false
     }
-    true
-}
-
-/// Whether the position after the defender's move `m` is mated within
-/// `plies` (not through a position already on the path).
-fn tsume_child_or(pos: &mut Position, m: Move, plies: u32, path: &mut Vec<u64>, nest: u32) -> bool {
-    let undo = pos.do_move(m);
-    let key = pos.key();
-    let ok = !path.contains(&key) && {
-        path.push(key);
-        let r = tsume_or(pos, plies, path, nest);
-        path.pop();
-        r
-    };
-    pos.undo_move(m, undo);
-    ok
-}
-
-/// Whether the drop interposition on `sq` just played (`pos`: attacker to
-/// move) is useless when the other defences are mated within `base` plies.
-fn useless(pos: &mut Position, sq: Square, base: u32, path: &mut Vec<u64>, nest: u32) -> bool {
-    let Some(piece) = pos.piece_at(sq) else {
-        return false;
-    };
-    for &x in check_moves(pos).iter().filter(|x| x.to() == sq) {
-        let undo = pos.do_move(x);
-        let mut q0 = set_aside(pos, piece.kind());
-        pos.undo_move(x, undo);
-        let key = q0.key();
-        if path.contains(&key) {
-            continue;
-        }
-        path.push(key);
-        let r = tsume_and(&mut q0, base, path, nest + 1);
-        path.pop();
-        if r {
-            return true;
-        }
-    }
-    false
 }
