@@ -19,7 +19,7 @@ mod common;
 use common::problems;
 use tsume::core::Position;
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
-use tsume::solver::{Limits, Outcome, Solver};
+use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
 
 /// Why a row's published length is not ours.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -222,7 +222,7 @@ fn an_answer_cut_short_reports_what_is_proven() {
             panic!("{limit} nodes: {:?}", cut.outcome)
         };
         assert!(
-            tsume::solver::is_tsume_line(&pos, moves, pos.side_to_move()),
+            is_tsume_line(&pos, moves, pos.side_to_move()),
             "{limit} nodes: {moves:?}"
         );
         assert!(
@@ -261,6 +261,35 @@ fn checks_that_never_mate_are_settled_once_for_every_bound() {
     };
     assert!(r.exact, "not proven shortest within {} nodes", r.nodes);
     assert_eq!(moves.len(), 29, "{moves:?}");
+}
+
+/// musou-067: the bounded searches prove the length, 47, after 7.3M nodes;
+/// reading the line then used to run on for millions of nodes without an
+/// end, for two reasons. The table had lost the proof's check at a node of
+/// the line, and the checks were then tried one by one, a whole failed
+/// search under the bound for each wrong one; and the useless-interposition
+/// test of one drop (N*8g at move 30) ran to millions of nodes, where
+/// whether the drop lasts takes thousands. Now the node is proven again
+/// (df-pn picks the check) and the two tests of a drop are asked in turn
+/// under a growing budget: the line is read in about half a million nodes.
+#[test]
+fn the_line_is_read_once_its_length_is_proven() {
+    let pos = musou("067");
+    let r = Solver::new(256)
+        .solve(
+            &pos,
+            &Limits {
+                nodes: Some(9_000_000),
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+    let Outcome::Mate { moves } = &r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert!(r.exact, "not read within {} nodes", r.nodes);
+    assert_eq!(moves.len(), 47, "{moves:?}");
+    assert!(is_tsume_line(&pos, moves, pos.side_to_move()), "{moves:?}");
 }
 
 /// The position of 将棋無双 problem `number` ("046") in problems/musou.tsv.

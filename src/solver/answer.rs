@@ -28,7 +28,7 @@ use crate::core::{Hand, Move, Position};
 use super::interposition::{has_counted_evasion, interposition_squares};
 use super::repetition::extend_path;
 use super::search::Search;
-use super::tt::INF;
+use super::tt::{INF, Probe};
 
 /// Longest line read.
 const MAX_LINE: u32 = 3000;
@@ -83,6 +83,10 @@ const PLAIN_BUDGET_UNIT: u64 = 1024;
 /// a check the table does not know mates in time: the choice among equally
 /// short attacks is only worth a small search.
 const ALTERNATIVE_NODES: u64 = 200_000;
+
+/// The first budget of each of the two tests of a drop interposition on
+/// the line (see [`TsumeSearch::drop_lasts`]).
+const DROP_TEST_NODES: u64 = 10_000;
 
 impl Drop for TsumeSearch<'_, '_> {
     fn drop(&mut self) {
@@ -185,21 +189,12 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// out first.
     fn within_after_capped(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Option<u32>> {
         let start = self.search.nodes;
-        let limit = self.search.cap_nodes(self.alternative_nodes_left);
-        if self.search.node_limit == limit {
-            // The budget reaches past the caller's limit: no cap.
-            return self.within_after(pos, m, bound);
-        }
-        let r = self.within_after(pos, m, bound);
-        let ran_out = self.search.uncap_nodes(limit);
+        let r = self.budgeted(self.alternative_nodes_left, |t| {
+            t.within_after(pos, m, bound)
+        });
         let used = self.search.nodes - start;
         self.alternative_nodes_left = self.alternative_nodes_left.saturating_sub(used);
-        if r.is_none() && ran_out {
-            // The budget ran out, not the caller's limit.
-            self.search.aborted = None;
-            return Some(None);
-        }
-        r
+        r.map(Option::flatten)
     }
 
     /// The tsume length of `pos` (on the line), known to be mated within
@@ -455,6 +450,15 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         if pos.side_to_move() == attacker {
             // The first shortest check; others of that length only when its
             // line ends with pieces in hand (and while reads are left).
+            // The proof's own check first. The table may have lost it
+            // (entries that cost little to find are replaced first): then
+            // the node is proven again, where a df-pn search picks the check
+            // by proof numbers, instead of a failed search under the bound
+            // for each wrong check tried in turn.
+            let proven = |p: &Probe| p.pn == 0 && p.len as u32 <= len && p.mv.is_some();
+            if !self.search.probe(pos).is_some_and(|p| proven(&p)) {
+                self.within(pos, len)?;
+            }
             let mut list = MoveList::new();
             generate_checks(pos, &mut list);
             // Checks the table already knows to mate in time come first: a
@@ -539,17 +543,72 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             return Some(None);
         }
         for &m in list.iter().filter(|&&m| is_drop(m)) {
-            if self.is_useless(pos, m, len)? {
+            if !self.drop_lasts(pos, m, len)? {
                 continue;
             }
             if self.within_after(pos, m, len - 1)?.is_none() {
                 return Some(None);
             }
-            if self.lasts(pos, m, len)? {
-                longest.push((len, m));
-            }
+            longest.push((len, m));
         }
         Some(Some(longest))
+    }
+
+    /// Whether the drop between checker and king `m` at `pos` (mated in
+    /// `len` plies by its other defences) is a counted defence that lasts
+    /// `len`: not useless, and not mated within `len - 3` after it. A drop
+    /// mated sooner is not among the longest, useless or not, so either
+    /// answer may settle it, and either may be the expensive one (on
+    /// musou-067 the useless test runs to millions of nodes where the
+    /// other takes thousands; on musou-058 the other way round): the two
+    /// are asked in turn under a budget that grows fourfold until one of
+    /// them settles it or both are known. `None` when a limit stopped it.
+    fn drop_lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
+        let mut lasts = None;
+        let mut useless = None;
+        let mut budget = DROP_TEST_NODES;
+        loop {
+            if lasts.is_none() {
+                lasts = self.budgeted(budget, |t| t.lasts(pos, m, len))?;
+            }
+            match (lasts, useless) {
+                (Some(false), _) | (_, Some(true)) => return Some(false),
+                (Some(true), Some(false)) => return Some(true),
+                _ => {}
+            }
+            if useless.is_none() {
+                useless = self.budgeted(budget, |t| t.is_useless(pos, m, len))?;
+            }
+            match (lasts, useless) {
+                (Some(false), _) | (_, Some(true)) => return Some(false),
+                (Some(true), Some(false)) => return Some(true),
+                _ => {}
+            }
+            budget = budget.saturating_mul(4);
+        }
+    }
+
+    /// Runs `ask` within `budget` more nodes: `Some(Some(answer))`,
+    /// `Some(None)` when the budget ran out first, `None` when the caller's
+    /// limit stopped it.
+    fn budgeted<T>(
+        &mut self,
+        budget: u64,
+        ask: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<Option<T>> {
+        let limit = self.search.cap_nodes(budget);
+        let r = ask(self);
+        let ran_out = self.search.uncap_nodes(limit);
+        if ran_out {
+            // The budget's abort, not the caller's: it must not stop the
+            // searches that follow (even when `ask` had its answer).
+            self.search.aborted = None;
+        }
+        match r {
+            Some(answer) => Some(Some(answer)),
+            None if ran_out => Some(None),
+            None => None,
+        }
     }
 
     /// Whether the defence `m` at `pos` is not mated within `len - 3`
