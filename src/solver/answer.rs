@@ -17,8 +17,10 @@
 //! The root's length is the first bound, growing by two, under which the
 //! search proves a mate;
 //! then the line is read down with exact lengths: at the attacker's turn
-//! the first check proven within the length left, at the defender's turn a
-//! defence that is not mated two plies sooner.
+//! the check of the node's proof within the length left (the node is
+//! proven again when the table has lost it), at the defender's turn a
+//! defence that is not mated two plies sooner (for a drop between checker
+//! and king, also not useless).
 
 use hashbrown::HashSet;
 
