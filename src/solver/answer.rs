@@ -452,6 +452,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         if pos.side_to_move() == attacker {
             // The first shortest check; others of that length only when its
             // line ends with pieces in hand (and while reads are left).
+            //
             // The proof's own check first. The table may have lost it
             // (entries that cost little to find are replaced first): then
             // the node is proven again, where a df-pn search picks the check
@@ -566,25 +567,25 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// are asked in turn under a budget that grows fourfold until one of
     /// them settles it or both are known. `None` when a limit stopped it.
     fn drop_lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
-        let mut lasts = None;
-        let mut useless = None;
+        let verdict = |lasts: Option<bool>, useless: Option<bool>| match (lasts, useless) {
+            (Some(false), _) | (_, Some(true)) => Some(false),
+            (Some(true), Some(false)) => Some(true),
+            _ => None,
+        };
+        let (mut lasts, mut useless) = (None, None);
         let mut budget = DROP_TEST_NODES;
         loop {
             if lasts.is_none() {
                 lasts = self.budgeted(budget, |t| t.lasts(pos, m, len))?;
-            }
-            match (lasts, useless) {
-                (Some(false), _) | (_, Some(true)) => return Some(false),
-                (Some(true), Some(false)) => return Some(true),
-                _ => {}
+                if let Some(v) = verdict(lasts, useless) {
+                    return Some(v);
+                }
             }
             if useless.is_none() {
                 useless = self.budgeted(budget, |t| t.is_useless(pos, m, len))?;
-            }
-            match (lasts, useless) {
-                (Some(false), _) | (_, Some(true)) => return Some(false),
-                (Some(true), Some(false)) => return Some(true),
-                _ => {}
+                if let Some(v) = verdict(lasts, useless) {
+                    return Some(v);
+                }
             }
             budget = budget.saturating_mul(4);
         }
