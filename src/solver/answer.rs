@@ -563,7 +563,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// mated sooner is not among the longest, useless or not, so either
     /// answer may settle it, and either may be the expensive one (on
     /// musou-067 the useless test runs to millions of nodes where the
-    /// other takes thousands; on musou-058 the other way round): the two
+    /// other takes thousands; on musou-064 the other way round): the two
     /// are asked in turn under a budget that grows fourfold until one of
     /// them settles it or both are known. `None` when a limit stopped it.
     fn drop_lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
