@@ -226,3 +226,30 @@ fn help_for_each_command() {
     assert!(moves.contains("--checks") && moves.contains("--evasions"));
     assert_eq!(ok(&["help", "moves"]), moves);
 }
+
+/// `tsume verify --main-nodes N` bounds the main line's search: too few
+/// nodes leave the verdict unknown (nothing is judged against an unproven
+/// line), where the default allowance finds the main line.
+#[test]
+fn verify_main_nodes_bounds_the_main_lines_search() {
+    // cshogi's 11-ply test position (problems/cshogi_tests.tsv, row 6).
+    let sfen = "l6nl/3kPs3/5p2p/p1ppg2P1/7+r1/P1G3p1P/1pNbSP1GL/2+n1S1K2/L1r3P2 w BGS3Pn2p 110";
+    let verdict = |extra: &[&str]| {
+        let mut args = vec!["verify", sfen, "--json"];
+        args.extend_from_slice(extra);
+        let out = tsume(&args);
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        (
+            v["verdict"].as_str().unwrap().to_string(),
+            v["nodes"].as_u64().unwrap(),
+        )
+    };
+    let (default, _) = verdict(&[]);
+    assert_ne!(default, "unknown");
+    let (cut, nodes) = verdict(&["--main-nodes", "20"]);
+    assert_eq!(cut, "unknown");
+    assert!(nodes <= 20, "{nodes} nodes");
+    // 0 is refused like any other bad value.
+    assert!(bad(&["verify", sfen, "--main-nodes", "0"]).contains("--main-nodes"));
+}

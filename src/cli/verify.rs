@@ -63,6 +63,12 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
 
+    /// Nodes for the search of the main line (the proof and the tsume
+    /// answer) [default: 20 per node of the first proof, at least 5M;
+    /// with --time, what the time allows]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    main_nodes: Option<u64>,
+
     /// Seconds for each problem (a decimal, e.g. 0.5)
     #[arg(long, value_name = "SECONDS", value_parser = super::solve::parse_seconds)]
     time: Option<Duration>,
@@ -182,7 +188,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             solution: p.solution.clone(),
             length: p.length,
             nodes_per_search: args.nodes,
-            main_nodes: None,
+            main_nodes: args.main_nodes,
             time: args.time,
         };
         let report = verify(&mut solver, &p.pos, &options)
