@@ -17,7 +17,7 @@
 mod common;
 
 use common::problems;
-use tsume::core::Position;
+use tsume::core::{Move, Position};
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
 use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
 
@@ -246,20 +246,8 @@ fn an_answer_cut_short_reports_what_is_proven() {
 /// nodes. Now it is, within a few million.
 #[test]
 fn checks_that_never_mate_are_settled_once_for_every_bound() {
-    let pos = musou("046");
-    let r = Solver::new(256)
-        .solve(
-            &pos,
-            &Limits {
-                nodes: Some(12_000_000),
-                ..Limits::default()
-            },
-        )
-        .unwrap();
-    let Outcome::Mate { moves } = &r.outcome else {
-        panic!("{:?}", r.outcome)
-    };
-    assert!(r.exact, "not proven shortest within {} nodes", r.nodes);
+    let (_, moves, exact, nodes) = solve_musou("046", 12_000_000);
+    assert!(exact, "not proven shortest within {nodes} nodes");
     assert_eq!(moves.len(), 29, "{moves:?}");
 }
 
@@ -274,22 +262,30 @@ fn checks_that_never_mate_are_settled_once_for_every_bound() {
 /// under a growing budget: the line is read in about half a million nodes.
 #[test]
 fn the_line_is_read_once_its_length_is_proven() {
-    let pos = musou("067");
+    let (pos, moves, exact, nodes) = solve_musou("067", 9_000_000);
+    assert!(exact, "not read within {nodes} nodes");
+    assert_eq!(moves.len(), 47, "{moves:?}");
+    assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{moves:?}");
+}
+
+/// Solves 将棋無双 problem `number` within `nodes` nodes, with the CLI's
+/// default table (256 MB): the position, the mating line, whether it is
+/// proven the tsume answer, and the nodes used.
+fn solve_musou(number: &str, nodes: u64) -> (Position, Vec<Move>, bool, u64) {
+    let pos = musou(number);
     let r = Solver::new(256)
         .solve(
             &pos,
             &Limits {
-                nodes: Some(9_000_000),
+                nodes: Some(nodes),
                 ..Limits::default()
             },
         )
         .unwrap();
-    let Outcome::Mate { moves } = &r.outcome else {
-        panic!("{:?}", r.outcome)
+    let Outcome::Mate { moves } = r.outcome else {
+        panic!("musou-{number}: {:?}", r.outcome)
     };
-    assert!(r.exact, "not read within {} nodes", r.nodes);
-    assert_eq!(moves.len(), 47, "{moves:?}");
-    assert!(is_tsume_line(&pos, moves, pos.side_to_move()), "{moves:?}");
+    (pos, moves, r.exact, r.nodes)
 }
 
 /// The position of 将棋無双 problem `number` ("046") in problems/musou.tsv.
