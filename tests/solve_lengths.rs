@@ -268,6 +268,22 @@ fn the_line_is_read_once_its_length_is_proven() {
     assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{moves:?}");
 }
 
+/// musou-089 (69 plies): after the first 15 plies of the line the defender
+/// may drop P*4b, which the attacker mates in 55 plies counted; the bound
+/// of 54 holds there only because the drop is useless (captured and set
+/// aside, mated within the 54 of the other defence). A drop was searched
+/// to its failure before its useless test: under that bound the failure
+/// alone took 11.8M nodes, the test well under one million, and the answer
+/// took 60.7M nodes (276 s). Now a drop whose test is open is searched in
+/// rounds, each followed by as many nodes of the test.
+#[test]
+fn a_useless_drop_is_found_without_first_searching_it_to_its_failure() {
+    let (pos, moves, exact, nodes) = solve_musou("089", 6_000_000);
+    assert!(exact, "not proven shortest within {nodes} nodes");
+    assert_eq!(moves.len(), 69, "{moves:?}");
+    assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{moves:?}");
+}
+
 /// Solves 将棋無双 problem `number` within `nodes` nodes, with the CLI's
 /// default table (256 MB): the position, the mating line, whether it is
 /// proven the tsume answer, and the nodes used.

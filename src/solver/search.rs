@@ -692,6 +692,13 @@ impl Search<'_> {
         let drop_interposition =
             |m: Move| !interpositions.is_empty() && m.is_drop() && interpositions.contains(m.to());
         let mut paths: Vec<u64> = vec![0; children.len()];
+        // Per drop interposition, the nodes of its next round while its
+        // useless test is open (0: no test running).
+        let mut test_budgets: Vec<u64> = if interpositions.is_empty() {
+            Vec::new()
+        } else {
+            vec![0; children.len()]
+        };
         for c in children.iter() {
             if c.prev == NO_PREV {
                 self.table.prefetch(pos.board_key_after(c.mv) ^ self.salt);
@@ -721,12 +728,9 @@ impl Search<'_> {
                 let undo = pos.do_move(c.mv);
                 let (mut r, child_path) =
                     self.child_state(pos, path, self.ply_limit.saturating_sub(ply + 1));
-                // A drop interposition that fails gets a second chance: it
-                // may be useless (mated without being counted).
-                let tested = r.dn == 0 && is_drop;
                 pos.undo_move(c.mv, undo);
-                let useless = tested
-                    && self.drop_is_useless(
+                let verdict = if is_drop {
+                    let v = self.judge_drop(
                         pos,
                         path,
                         ply,
@@ -735,10 +739,18 @@ impl Search<'_> {
                         &drop_interposition,
                         &mut exact_base,
                         &mut r,
+                        0,
                     );
+                    if v == DropVerdict::Open {
+                        test_budgets[i] = FIRST_USELESS_ROUND_NODES;
+                    }
+                    v
+                } else {
+                    DropVerdict::Counted
+                };
                 let ch = &mut children[i];
-                ch.useless = useless;
-                ch.capped = tested && !useless;
+                ch.useless = verdict == DropVerdict::Useless;
+                ch.capped = verdict == DropVerdict::Capped;
                 ch.pn = r.pn;
                 ch.dn = r.dn;
                 ch.hand = r.hand;
@@ -786,14 +798,26 @@ impl Search<'_> {
             let undo = pos.do_move(m);
             self.reps.push(pos.board_key(), self.attacker_hand(pos));
             let child_path = paths[best];
+            // A drop whose useless test is open is searched in rounds, each
+            // followed by as many nodes of the test, and each round may
+            // use twice the nodes of the one before (see `judge_drop`).
+            let is_drop = drop_interposition(m);
+            let budget = if is_drop { test_budgets[best] } else { 0 };
+            let before = self.nodes;
+            let limit = (budget > 0).then(|| self.cap_nodes(budget));
             let mut r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
                 self.mid(pos, child_path, child_thpn, child_thdn, ply + 1)
             });
+            if let Some(limit) = limit
+                && self.uncap_nodes(limit)
+            {
+                self.aborted = None;
+                test_budgets[best] = budget.saturating_mul(2);
+            }
             self.reps.pop();
-            let tested = r.dn == 0 && drop_interposition(m);
             pos.undo_move(m, undo);
-            let useless = tested
-                && self.drop_is_useless(
+            let verdict = if is_drop {
+                let v = self.judge_drop(
                     pos,
                     path,
                     ply,
@@ -802,10 +826,22 @@ impl Search<'_> {
                     &drop_interposition,
                     &mut exact_base,
                     &mut r,
+                    if budget > 0 {
+                        (self.nodes - before).max(1)
+                    } else {
+                        0
+                    },
                 );
+                if v == DropVerdict::Counted {
+                    test_budgets[best] = 0;
+                }
+                v
+            } else {
+                DropVerdict::Counted
+            };
             let ch = &mut children[best];
-            ch.useless = useless;
-            ch.capped = tested && !useless;
+            ch.useless = verdict == DropVerdict::Useless;
+            ch.capped = verdict == DropVerdict::Capped;
             ch.pn = r.pn;
             ch.dn = r.dn;
             ch.hand = r.hand;
@@ -890,6 +926,109 @@ impl Search<'_> {
         b.min(upper.max(2))
     }
 
+    /// Judges the drop interposition `m` at `pos` (an AND node at `ply`,
+    /// reached by `path`, with `children`) after a search of it left `r`.
+    /// A drop that failed (not mated within the plies left) gets a second
+    /// chance: it may be useless (mated without being counted), which is
+    /// tested in full. A drop still open gets a test of at most `budget`
+    /// nodes (none when 0), so a useless drop need not first be searched
+    /// to its failure, which under a long bound may cost far more than the
+    /// test. `r` becomes the useless mate when one is found, and open when
+    /// a limit stopped the test of a failed drop (its failure then proves
+    /// nothing here).
+    #[allow(clippy::too_many_arguments)]
+    fn judge_drop(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        m: Move,
+        children: &[Child],
+        drop_interposition: &dyn Fn(Move) -> bool,
+        exact_base: &mut Option<u32>,
+        r: &mut NodeResult,
+        budget: u64,
+    ) -> DropVerdict {
+        if r.pn == 0 {
+            return DropVerdict::Counted;
+        }
+        let failed = r.dn == 0;
+        if !failed && budget == 0 {
+            return DropVerdict::Open;
+        }
+        // The base is found in full, outside the budget.
+        let mut useless = false;
+        if self.aborted.is_none()
+            && self
+                .drop_base(pos, path, ply, children, drop_interposition, exact_base)
+                .is_some()
+        {
+            let limit = (!failed).then(|| self.cap_nodes(budget));
+            useless = self.drop_is_useless(
+                pos,
+                path,
+                ply,
+                m,
+                children,
+                drop_interposition,
+                exact_base,
+                r,
+            );
+            if let Some(limit) = limit
+                && self.uncap_nodes(limit)
+            {
+                self.aborted = None;
+                return if useless {
+                    DropVerdict::Useless
+                } else {
+                    DropVerdict::Open
+                };
+            }
+        }
+        if useless {
+            DropVerdict::Useless
+        } else if self.aborted.is_some() {
+            if failed {
+                *r = NodeResult {
+                    pn: 1,
+                    dn: 1,
+                    hand: Hand::EMPTY,
+                    len: 0,
+                    loop_head: NO_LOOP,
+                };
+            }
+            DropVerdict::Open
+        } else if failed {
+            DropVerdict::Capped
+        } else {
+            DropVerdict::Counted
+        }
+    }
+
+    /// The base of the drop interpositions at `pos` (an AND node at `ply`,
+    /// reached by `path`, with `children`): the exact length of its counted
+    /// defences, found once into `exact_base`. `None` when a limit cut its
+    /// search short (it may then be too short, so it is not kept).
+    fn drop_base(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        children: &[Child],
+        drop_interposition: &dyn Fn(Move) -> bool,
+        exact_base: &mut Option<u32>,
+    ) -> Option<u32> {
+        if exact_base.is_none() {
+            let upper = self.counted_base(children, drop_interposition).unwrap_or(0);
+            let b = self.exact_base(pos, path, ply, children, drop_interposition, upper);
+            if self.aborted.is_some() {
+                return None;
+            }
+            *exact_base = Some(b);
+        }
+        *exact_base
+    }
+
     /// Whether the drop interposition `m` at `pos` (an AND node at `ply`,
     /// reached by `path`, with `children`) is useless (see
     /// [`useless_interposition`](Self::useless_interposition)), writing the
@@ -907,14 +1046,9 @@ impl Search<'_> {
         exact_base: &mut Option<u32>,
         r: &mut NodeResult,
     ) -> bool {
-        let base = match *exact_base {
-            Some(b) => b,
-            None => {
-                let upper = self.counted_base(children, drop_interposition).unwrap_or(0);
-                let b = self.exact_base(pos, path, ply, children, drop_interposition, upper);
-                *exact_base = Some(b);
-                b
-            }
+        let Some(base) = self.drop_base(pos, path, ply, children, drop_interposition, exact_base)
+        else {
+            return false;
         };
         let undo = pos.do_move(m);
         let found = self.useless_interposition(pos, path, ply, m.to(), base);
@@ -1114,6 +1248,25 @@ impl Search<'_> {
 /// answer took 44.4M nodes with 4 (1, as for a new position: 51.5M; 8:
 /// 44.0M with one problem slower; 32: 57.1M), with the same lines.
 const SHALLOW_DISPROOF_PN: u32 = 4;
+
+/// Nodes of the first round of a drop interposition's search while its
+/// useless test is open; each round that runs out doubles them (see
+/// [`Search::judge_drop`]). 250 and 4000 gave within 1% of the same nodes
+/// on the ten musou rows of `benches/solve.rs` and musou-046.
+const FIRST_USELESS_ROUND_NODES: u64 = 1000;
+
+/// What [`Search::judge_drop`] found of a drop interposition.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DropVerdict {
+    /// Useless: mated, not counted.
+    Useless,
+    /// Failed and not useless under this node's bound.
+    Capped,
+    /// Mated and counted, or known not useless while still open.
+    Counted,
+    /// Not known yet.
+    Open,
+}
 
 /// The length field of a disproof holds the plies it holds for: a
 /// disproof found under a length bound says "no mate within this many
