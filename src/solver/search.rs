@@ -799,8 +799,8 @@ impl Search<'_> {
             self.reps.push(pos.board_key(), self.attacker_hand(pos));
             let child_path = paths[best];
             // A drop whose useless test is open is searched in rounds, each
-            // followed by as many nodes of the test, and each round may
-            // use twice the nodes of the one before (see `judge_drop`).
+            // followed by a share of its nodes for the test; a round that
+            // runs out doubles the next one's nodes (see `judge_drop`).
             let is_drop = drop_interposition(m);
             let budget = if is_drop { test_budgets[best] } else { 0 };
             let before = self.nodes;
@@ -827,7 +827,7 @@ impl Search<'_> {
                     &mut exact_base,
                     &mut r,
                     if budget > 0 {
-                        (self.nodes - before).max(1)
+                        ((self.nodes - before) / USELESS_TEST_SHARE).max(1)
                     } else {
                         0
                     },
@@ -956,13 +956,10 @@ impl Search<'_> {
         if !failed && budget == 0 {
             return DropVerdict::Open;
         }
-        // The base is found in full, outside the budget.
+        // The budget covers finding the base too (a base cut short is not
+        // kept, and its search goes on from the table the next time).
         let mut useless = false;
-        if self.aborted.is_none()
-            && self
-                .drop_base(pos, path, ply, children, drop_interposition, exact_base)
-                .is_some()
-        {
+        if self.aborted.is_none() {
             let limit = (!failed).then(|| self.cap_nodes(budget));
             useless = self.drop_is_useless(
                 pos,
@@ -1254,6 +1251,17 @@ const SHALLOW_DISPROOF_PN: u32 = 4;
 /// [`Search::judge_drop`]). 250 and 4000 gave within 1% of the same nodes
 /// on the ten musou rows of `benches/solve.rs` and musou-046.
 const FIRST_USELESS_ROUND_NODES: u64 = 1000;
+
+/// After each round of a drop interposition's search, its useless test may
+/// use the round's nodes divided by this. With 4, on the ten musou rows of
+/// `benches/solve.rs` and musou-046 the answers took 28.1M nodes (a test
+/// only after the drop's failure: 29.7M), and on musou-012, 075 and 089
+/// 26.3M (that way: 96.5M, 60.7M of them 089's). Half the round: 30.2M and
+/// 39.1M; an eighth: 28.9M and 45.9M; the whole round: 37.0M on the three;
+/// one node: 075 and 089 unproven in 120 s. The counts jump from one share
+/// to the next (012 alone: 4.0M, 10.7M, 24.4M, 5.5M), so they choose no
+/// more than the order.
+const USELESS_TEST_SHARE: u64 = 4;
 
 /// What [`Search::judge_drop`] found of a drop interposition.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
