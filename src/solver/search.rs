@@ -961,16 +961,17 @@ impl Search<'_> {
         let mut useless = false;
         if self.aborted.is_none() {
             let limit = (!failed).then(|| self.cap_nodes(budget));
-            useless = self.drop_is_useless(
-                pos,
-                path,
-                ply,
-                m,
-                children,
-                drop_interposition,
-                exact_base,
-                r,
-            );
+            if let Some(base) =
+                self.drop_base(pos, path, ply, children, drop_interposition, exact_base)
+            {
+                let undo = pos.do_move(m);
+                let found = self.useless_interposition(pos, path, ply, m.to(), base);
+                pos.undo_move(m, undo);
+                if let Some(res) = found {
+                    *r = res;
+                    useless = true;
+                }
+            }
             if let Some(limit) = limit
                 && self.uncap_nodes(limit)
             {
@@ -1024,39 +1025,6 @@ impl Search<'_> {
             *exact_base = Some(b);
         }
         *exact_base
-    }
-
-    /// Whether the drop interposition `m` at `pos` (an AND node at `ply`,
-    /// reached by `path`, with `children`) is useless (see
-    /// [`useless_interposition`](Self::useless_interposition)), writing the
-    /// mate into `r` when it is. The base is found once per node, into
-    /// `exact_base`.
-    #[allow(clippy::too_many_arguments)]
-    fn drop_is_useless(
-        &mut self,
-        pos: &mut Position,
-        path: u64,
-        ply: u32,
-        m: Move,
-        children: &[Child],
-        drop_interposition: &dyn Fn(Move) -> bool,
-        exact_base: &mut Option<u32>,
-        r: &mut NodeResult,
-    ) -> bool {
-        let Some(base) = self.drop_base(pos, path, ply, children, drop_interposition, exact_base)
-        else {
-            return false;
-        };
-        let undo = pos.do_move(m);
-        let found = self.useless_interposition(pos, path, ply, m.to(), base);
-        pos.undo_move(m, undo);
-        match found {
-            Some(res) => {
-                *r = res;
-                true
-            }
-            None => false,
-        }
     }
 
     /// Whether the drop interposition just played on `sq` (the defender's
