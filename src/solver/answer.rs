@@ -27,7 +27,7 @@ use hashbrown::HashSet;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
 
-use super::interposition::{has_counted_evasion, interposition_squares};
+use super::interposition::{DropInterpositions, has_counted_evasion};
 use super::repetition::extend_path;
 use super::search::Search;
 use super::tt::{INF, Probe};
@@ -380,7 +380,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// is useless when the node's other defences last `base` plies; `None`
     /// when a limit stopped the test.
     pub fn is_useless(&mut self, pos: &Position, m: Move, base: u32) -> Option<bool> {
-        if !m.is_drop() || !interposition_squares(pos).contains(m.to()) {
+        if !DropInterpositions::of(pos).contains(m) {
             return Some(false);
         }
         self.search.set_bound(Some(base));
@@ -500,11 +500,10 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         // otherwise from the exact length of every defence.
         let mut list = MoveList::new();
         generate_evasions(pos, &mut list);
-        let squares = interposition_squares(pos);
-        let is_drop = |m: Move| m.is_drop() && squares.contains(m.to());
-        let longest = match self.longest_defences(pos, &list, &is_drop, len)? {
+        let drops = DropInterpositions::of(pos);
+        let longest = match self.longest_defences(pos, &list, drops, len)? {
             Some(longest) => longest,
-            None => self.longest_by_exact_lengths(pos, &list, &is_drop, len)?,
+            None => self.longest_by_exact_lengths(pos, &list, drops, len)?,
         };
         if longest.is_empty() {
             return Some(Vec::new());
@@ -533,11 +532,11 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         &mut self,
         pos: &Position,
         list: &MoveList,
-        is_drop: &dyn Fn(Move) -> bool,
+        drops: DropInterpositions,
         len: u32,
     ) -> Option<Option<Vec<(u32, Move)>>> {
         let mut longest = Vec::new();
-        for &m in list.iter().filter(|&&m| !is_drop(m)) {
+        for &m in list.iter().filter(|&&m| !drops.contains(m)) {
             if self.lasts(pos, m, len)? {
                 longest.push((len, m));
             }
@@ -545,7 +544,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         if longest.is_empty() {
             return Some(None);
         }
-        for &m in list.iter().filter(|&&m| is_drop(m)) {
+        for &m in list.iter().filter(|&&m| drops.contains(m)) {
             if !self.drop_lasts(pos, m, len)? {
                 continue;
             }
@@ -630,17 +629,17 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         &mut self,
         pos: &Position,
         list: &MoveList,
-        is_drop: &dyn Fn(Move) -> bool,
+        drops: DropInterpositions,
         len: u32,
     ) -> Option<Vec<(u32, Move)>> {
         let mut counted: Vec<(u32, Move)> = Vec::new();
         let mut base = 0;
-        for &m in list.iter().filter(|&&m| !is_drop(m)) {
+        for &m in list.iter().filter(|&&m| !drops.contains(m)) {
             let l = self.exact_after(pos, m, len.saturating_sub(1))? + 1;
             base = base.max(l);
             counted.push((l, m));
         }
-        for &m in list.iter().filter(|&&m| is_drop(m)) {
+        for &m in list.iter().filter(|&&m| drops.contains(m)) {
             if self.is_useless(pos, m, base)? {
                 continue;
             }
@@ -696,10 +695,9 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                     return Some(line);
                 }
                 generate_evasions(&pos, &mut moves);
-                let squares = interposition_squares(&pos);
-                let counted = |m: Move| !(m.is_drop() && squares.contains(m.to()));
+                let drops = DropInterpositions::of(&pos);
                 let mut best: Option<((u32, u32), Move)> = None;
-                for &m in moves.iter().filter(|&&m| counted(m)) {
+                for &m in moves.iter().filter(|&&m| !drops.contains(m)) {
                     let child = pos.after(m);
                     let Some(mated) = self.known_mate(&child) else {
                         continue;

@@ -9,9 +9,9 @@
 //! assert_eq!(shortest_mate(&pos, 5), Some(1));
 //! ```
 
-use super::interposition::{interposition_squares, set_aside};
+use super::interposition::{DropInterpositions, set_aside};
 use crate::core::movegen::{check_moves, evasion_moves};
-use crate::core::{Bitboard, Move, Position, Square};
+use crate::core::{Move, Position, Square};
 
 /// Whether the side to move mates within `plies` (odd counts make sense),
 /// with a repeated position counted as a failure of the attacker.
@@ -190,20 +190,23 @@ impl TsumeWalk {
         if evasions.is_empty() {
             return pos.in_check();
         }
-        let squares = if nest < MAX_NEST {
-            interposition_squares(pos)
+        let drops = if nest < MAX_NEST {
+            DropInterpositions::of(pos)
         } else {
-            Bitboard::EMPTY
+            DropInterpositions::NONE
         };
-        let is_drop = |m: Move| m.is_drop() && squares.contains(m.to());
-        let counted: Vec<Move> = evasions.iter().copied().filter(|&m| !is_drop(m)).collect();
+        let counted: Vec<Move> = evasions
+            .iter()
+            .copied()
+            .filter(|&m| !drops.contains(m))
+            .collect();
         for &m in &counted {
             if plies == 0 || !self.child_or(pos, m, plies - 1, nest) {
                 return false;
             }
         }
         let mut base: Option<u32> = None;
-        for &m in evasions.iter().filter(|&&m| is_drop(m)) {
+        for &m in evasions.iter().filter(|&&m| drops.contains(m)) {
             if plies > 0 && self.child_or(pos, m, plies - 1, nest) {
                 continue;
             }

@@ -47,7 +47,7 @@
 
 use crate::core::attacks::between;
 use crate::core::movegen::{MoveList, generate_evasions};
-use crate::core::{Bitboard, PieceKind, Position};
+use crate::core::{Bitboard, Move, PieceKind, Position};
 
 /// The squares where the side to move could interpose against a check:
 /// those strictly between a single long-range checker and the king (empty
@@ -66,16 +66,57 @@ pub fn interposition_squares(pos: &Position) -> Bitboard {
     }
 }
 
+/// The defences at a position that may be useless interpositions: drops
+/// on the squares between a single long-range checker and the king
+/// (clause 1 above). Every other defence always counts.
+///
+/// ```
+/// use tsume::core::{Move, Position};
+/// use tsume::solver::interposition::DropInterpositions;
+/// let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
+/// let drops = DropInterpositions::of(&pos);
+/// assert!(drops.contains("P*5a".parse::<Move>().unwrap()));
+/// // A king move is never one.
+/// assert!(!drops.contains("9a9b".parse::<Move>().unwrap()));
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DropInterpositions {
+    squares: Bitboard,
+}
+
+impl DropInterpositions {
+    /// None at all: every defence counts.
+    pub const NONE: DropInterpositions = DropInterpositions {
+        squares: Bitboard::EMPTY,
+    };
+
+    /// Those of `pos` (the side to move in check; none otherwise).
+    pub fn of(pos: &Position) -> DropInterpositions {
+        DropInterpositions {
+            squares: interposition_squares(pos),
+        }
+    }
+
+    /// Whether there is a square to drop on.
+    pub fn is_empty(&self) -> bool {
+        self.squares.is_empty()
+    }
+
+    /// Whether `m` is a drop on one of the squares.
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        m.is_drop() && self.squares.contains(m.to())
+    }
+}
+
 /// Whether the side to move (in check) has an evasion that always counts
 /// under tsume counting: anything but a drop between a long-range checker
 /// and the king (the only defence that may be a useless interposition).
 pub fn has_counted_evasion(pos: &Position) -> bool {
-    let squares = interposition_squares(pos);
+    let drops = DropInterpositions::of(pos);
     let mut evasions = MoveList::new();
     generate_evasions(pos, &mut evasions);
-    evasions
-        .iter()
-        .any(|m| !(m.is_drop() && squares.contains(m.to())))
+    evasions.iter().any(|&m| !drops.contains(m))
 }
 
 /// The position `after_capture` (the defender to move, just after the

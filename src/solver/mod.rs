@@ -481,11 +481,11 @@ pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
     if crate::core::movegen::is_checkmate(&p) {
         return true;
     }
-    let squares = interposition::interposition_squares(&p);
+    let drops = interposition::DropInterpositions::of(&p);
     p.in_check()
         && crate::core::movegen::legal_moves(&p)
             .iter()
-            .all(|m| m.is_drop() && squares.contains(m.to()))
+            .all(|&m| drops.contains(m))
 }
 
 /// Whether `moves` from `pos` is a mating line: every move legal, every

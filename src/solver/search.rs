@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
-use crate::core::{Bitboard, Color, Hand, Move, PieceKind, Position};
+use crate::core::{Color, Hand, Move, PieceKind, Position};
 
 use super::Limit;
 use super::hands;
-use super::interposition::{has_counted_evasion, interposition_squares, set_aside};
+use super::interposition::{DropInterpositions, has_counted_evasion, set_aside};
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
 
@@ -422,18 +422,15 @@ impl Search<'_> {
                 return None;
             }
             let undo = pos.do_move(c);
-            let squares = if self.tsume {
-                interposition_squares(pos)
+            let drops = if self.tsume {
+                DropInterpositions::of(pos)
             } else {
-                Bitboard::EMPTY
+                DropInterpositions::NONE
             };
             let mut replies = MoveList::new();
             generate_evasions(pos, &mut replies);
             let mut refuted = false;
-            for &e in replies.iter() {
-                if e.is_drop() && squares.contains(e.to()) {
-                    continue;
-                }
+            for &e in replies.iter().filter(|&&e| !drops.contains(e)) {
                 let undo_e = pos.do_move(e);
                 let r = self.frontier(pos);
                 pos.undo_move(e, undo_e);
@@ -470,7 +467,7 @@ impl Search<'_> {
             let mated_hand = mated.then(|| hands::and_proof_hand(pos, Hand::EMPTY));
             some_undecided |= undecided
                 && !mated
-                && !interposition_squares(pos).is_empty()
+                && !DropInterpositions::of(pos).is_empty()
                 && !has_counted_evasion(pos);
             pos.undo_move(m, undo);
             if let Some(h) = mated_hand {
@@ -684,17 +681,15 @@ impl Search<'_> {
         if children.is_empty() {
             return self.finish_without_moves(pos, or_node);
         }
-        let interpositions = if self.tsume && !or_node && self.nest < MAX_NEST {
-            interposition_squares(pos)
+        let drops = if self.tsume && !or_node && self.nest < MAX_NEST {
+            DropInterpositions::of(pos)
         } else {
-            Bitboard::EMPTY
+            DropInterpositions::NONE
         };
-        let drop_interposition =
-            |m: Move| !interpositions.is_empty() && m.is_drop() && interpositions.contains(m.to());
         let mut paths: Vec<u64> = vec![0; children.len()];
         // Per drop interposition, the nodes of its next round while its
         // useless test is open (0: no test running).
-        let mut test_budgets: Vec<u64> = if interpositions.is_empty() {
+        let mut test_budgets: Vec<u64> = if drops.is_empty() {
             Vec::new()
         } else {
             vec![0; children.len()]
@@ -718,9 +713,9 @@ impl Search<'_> {
                 if c.evaluated || (c.prev != NO_PREV && !children[c.prev as usize].is_final()) {
                     continue;
                 }
-                let is_drop = drop_interposition(c.mv);
+                let is_drop = drops.contains(c.mv);
                 if is_drop && base.is_none() {
-                    base = self.counted_base(&children, &drop_interposition);
+                    base = self.counted_base(&children, drops);
                     if base.is_none() {
                         continue;
                     }
@@ -736,7 +731,7 @@ impl Search<'_> {
                         ply,
                         c.mv,
                         &children,
-                        &drop_interposition,
+                        drops,
                         &mut exact_base,
                         &mut r,
                         0,
@@ -801,7 +796,7 @@ impl Search<'_> {
             // A drop whose useless test is open is searched in rounds, each
             // followed by a share of its nodes for the test; a round that
             // runs out doubles the next one's nodes (see `judge_drop`).
-            let is_drop = drop_interposition(m);
+            let is_drop = drops.contains(m);
             let budget = if is_drop { test_budgets[best] } else { 0 };
             let before = self.nodes;
             let limit = (budget > 0).then(|| self.cap_nodes(budget));
@@ -823,7 +818,7 @@ impl Search<'_> {
                     ply,
                     m,
                     &children,
-                    &drop_interposition,
+                    drops,
                     &mut exact_base,
                     &mut r,
                     if budget > 0 {
@@ -852,13 +847,9 @@ impl Search<'_> {
 
     /// The longest proof among the defences that are not drop
     /// interpositions, when they are all proven (0 when there are none).
-    fn counted_base(
-        &self,
-        children: &[Child],
-        drop_interposition: &dyn Fn(Move) -> bool,
-    ) -> Option<u32> {
+    fn counted_base(&self, children: &[Child], drops: DropInterpositions) -> Option<u32> {
         let mut base = 0u32;
-        for c in children.iter().filter(|c| !drop_interposition(c.mv)) {
+        for c in children.iter().filter(|c| !drops.contains(c.mv)) {
             if !(c.evaluated && c.pn == 0) {
                 return None;
             }
@@ -877,12 +868,12 @@ impl Search<'_> {
         path: u64,
         ply: u32,
         children: &[Child],
-        drop_interposition: &dyn Fn(Move) -> bool,
+        drops: DropInterpositions,
         upper: u32,
     ) -> u32 {
         let counted: Vec<Move> = children
             .iter()
-            .filter(|c| !drop_interposition(c.mv))
+            .filter(|c| !drops.contains(c.mv))
             .map(|c| c.mv)
             .collect();
         if counted.is_empty() {
@@ -944,7 +935,7 @@ impl Search<'_> {
         ply: u32,
         m: Move,
         children: &[Child],
-        drop_interposition: &dyn Fn(Move) -> bool,
+        drops: DropInterpositions,
         exact_base: &mut Option<u32>,
         r: &mut NodeResult,
         budget: u64,
@@ -961,9 +952,7 @@ impl Search<'_> {
         let mut useless = false;
         if self.aborted.is_none() {
             let limit = (!failed).then(|| self.cap_nodes(budget));
-            if let Some(base) =
-                self.drop_base(pos, path, ply, children, drop_interposition, exact_base)
-            {
+            if let Some(base) = self.drop_base(pos, path, ply, children, drops, exact_base) {
                 let undo = pos.do_move(m);
                 let found = self.useless_interposition(pos, path, ply, m.to(), base);
                 pos.undo_move(m, undo);
@@ -1013,12 +1002,12 @@ impl Search<'_> {
         path: u64,
         ply: u32,
         children: &[Child],
-        drop_interposition: &dyn Fn(Move) -> bool,
+        drops: DropInterpositions,
         exact_base: &mut Option<u32>,
     ) -> Option<u32> {
         if exact_base.is_none() {
-            let upper = self.counted_base(children, drop_interposition).unwrap_or(0);
-            let b = self.exact_base(pos, path, ply, children, drop_interposition, upper);
+            let upper = self.counted_base(children, drops).unwrap_or(0);
+            let b = self.exact_base(pos, path, ply, children, drops, upper);
             if self.aborted.is_some() {
                 return None;
             }
