@@ -169,3 +169,61 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A node limit that stops the answer anywhere never makes it claim more
+/// than it proved: on musou rows whose answer needs useless-interposition
+/// tests, solved again under limits spread over the whole search, a mate
+/// stays a mate with a sound line, an exact answer has the length of the
+/// unlimited one, and an answer cut short claims no more than that length
+/// as its lower bound (`at_least`).
+#[test]
+fn a_node_limit_anywhere_never_overstates_the_answer() {
+    let rows = problems("musou.tsv");
+    let mut solver = Solver::new(32);
+    let mut cut_points = 0;
+    for name in ["musou-077", "musou-049", "musou-032", "musou-091"] {
+        let p = rows
+            .iter()
+            .find(|p| p.name.contains(name))
+            .unwrap_or_else(|| panic!("{name} not in musou.tsv"));
+        let pos: Position = p.sfen.parse().unwrap();
+        solver.clear();
+        let full = solver.solve(&pos, &Limits::default()).unwrap();
+        assert!(full.exact, "{name}: not exact without a limit");
+        let Outcome::Mate { moves } = &full.outcome else {
+            panic!("{name}: {:?}", full.outcome);
+        };
+        let length = moves.len() as u32;
+        // Twelve limits from 1/13 to 12/13 of the unlimited search.
+        for k in 1..=12u64 {
+            let nodes = full.nodes * k / 13;
+            solver.clear();
+            let cut = solver
+                .solve(
+                    &pos,
+                    &Limits {
+                        nodes: Some(nodes),
+                        ..Limits::default()
+                    },
+                )
+                .unwrap();
+            cut_points += 1;
+            let at = format!("{name} at {nodes} of {} nodes", full.nodes);
+            assert!(cut.at_least <= length, "{at}: at least {}", cut.at_least);
+            match &cut.outcome {
+                Outcome::Mate { moves } => {
+                    assert!(
+                        tsume::solver::is_tsume_line(&pos, moves, pos.side_to_move()),
+                        "{at}: not a mating line"
+                    );
+                    if cut.exact {
+                        assert_eq!(moves.len() as u32, length, "{at}: exact but not the answer");
+                    }
+                }
+                Outcome::Unknown(_) => assert!(!cut.exact, "{at}"),
+                other => panic!("{at}: {other:?}"),
+            }
+        }
+    }
+    assert_eq!(cut_points, 48);
+}
