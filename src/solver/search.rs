@@ -696,7 +696,13 @@ impl Search<'_> {
         };
         for c in children.iter() {
             if c.prev == NO_PREV {
-                self.table.prefetch(pos.board_key_after(c.mv) ^ self.salt);
+                // The fallback namespace too: a child not final in this one
+                // is looked up there as well (see `probe`).
+                let key = pos.board_key_after(c.mv);
+                self.table.prefetch(key ^ self.salt);
+                if let Some(salt) = self.fallback_salt {
+                    self.table.prefetch(key ^ salt);
+                }
             }
         }
         // The exact length of the defences that always count, once needed.
