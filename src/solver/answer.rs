@@ -235,6 +235,9 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                     );
                 }
                 self.refute_line_alternatives(pos, &line, b, last_search, &mut refuted);
+                if debug {
+                    eprintln!("answer: line checks refuted, nodes {}", self.search.nodes);
+                }
             }
             let start = self.search.nodes;
             let r = self.within(pos, b);
