@@ -65,6 +65,20 @@ impl Child {
     fn is_final(&self) -> bool {
         self.evaluated && (self.pn == 0 || self.dn == 0)
     }
+
+    /// Takes the result of a look-up or a search, with what was found of
+    /// the move as a drop interposition (`Counted` for any other move).
+    #[inline(always)]
+    fn set(&mut self, r: &NodeResult, verdict: DropVerdict) {
+        self.useless = verdict == DropVerdict::Useless;
+        self.capped = verdict == DropVerdict::Capped;
+        self.pn = r.pn;
+        self.dn = r.dn;
+        self.hand = r.hand;
+        self.len = r.len;
+        self.loop_head = r.loop_head;
+        self.evaluated = true;
+    }
 }
 
 /// Links moves that need not be searched side by side: the defender's
@@ -749,15 +763,7 @@ impl Search<'_> {
                 } else {
                     DropVerdict::Counted
                 };
-                let ch = &mut children[i];
-                ch.useless = verdict == DropVerdict::Useless;
-                ch.capped = verdict == DropVerdict::Capped;
-                ch.pn = r.pn;
-                ch.dn = r.dn;
-                ch.hand = r.hand;
-                ch.len = r.len;
-                ch.loop_head = r.loop_head;
-                ch.evaluated = true;
+                children[i].set(&r, verdict);
                 paths[i] = child_path;
                 // An OR node with a proven child is proven: no need to look further.
                 if or_node && r.pn == 0 {
@@ -840,14 +846,7 @@ impl Search<'_> {
             } else {
                 DropVerdict::Counted
             };
-            let ch = &mut children[best];
-            ch.useless = verdict == DropVerdict::Useless;
-            ch.capped = verdict == DropVerdict::Capped;
-            ch.pn = r.pn;
-            ch.dn = r.dn;
-            ch.hand = r.hand;
-            ch.len = r.len;
-            ch.loop_head = r.loop_head;
+            children[best].set(&r, verdict);
         }
     }
 
