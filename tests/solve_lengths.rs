@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::problems;
+use common::{musou_row, problems, solve_within};
 use tsume::core::{Move, Position};
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
 use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
@@ -87,15 +87,7 @@ fn check(file: &str) {
     for p in problems(file).iter().filter(|p| p.length > 0) {
         let pos = Position::from_sfen_relaxed(&p.sfen).unwrap();
         solver.clear();
-        let r = solver
-            .solve(
-                &pos,
-                &Limits {
-                    nodes: Some(2_000_000),
-                    ..Limits::default()
-                },
-            )
-            .unwrap();
+        let r = solve_within(&mut solver, &pos, 2_000_000);
         let Outcome::Mate { moves } = r.outcome else {
             wrong.push(format!("{}: {:?}", p.name, r.outcome));
             continue;
@@ -289,15 +281,7 @@ fn a_useless_drop_is_found_without_first_searching_it_to_its_failure() {
 /// proven the tsume answer, and the nodes used.
 fn solve_musou(number: &str, nodes: u64) -> (Position, Vec<Move>, bool, u64) {
     let pos = musou(number);
-    let r = Solver::new(256)
-        .solve(
-            &pos,
-            &Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            },
-        )
-        .unwrap();
+    let r = solve_within(&mut Solver::new(256), &pos, nodes);
     let Outcome::Mate { moves } = r.outcome else {
         panic!("musou-{number}: {:?}", r.outcome)
     };
@@ -306,10 +290,5 @@ fn solve_musou(number: &str, nodes: u64) -> (Position, Vec<Move>, bool, u64) {
 
 /// The position of 将棋無双 problem `number` ("046") in problems/musou.tsv.
 fn musou(number: &str) -> Position {
-    let name = format!("(musou-{number})");
-    let row = problems("musou.tsv")
-        .into_iter()
-        .find(|r| r.name.contains(&name))
-        .unwrap_or_else(|| panic!("musou-{number} in problems/musou.tsv"));
-    row.sfen.parse().unwrap()
+    musou_row(number).sfen.parse().unwrap()
 }

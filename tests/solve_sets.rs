@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{assert_sound_mate, problems};
+use common::{assert_sound_mate, musou_row, problems, solve_within};
 use tsume::core::Position;
 use tsume::solver::{Limits, Outcome, Solver};
 
@@ -27,15 +27,7 @@ fn solve_set(file: &str, node_limit: u64, check_alternatives: bool) {
             }
             Err(e) => panic!("{}: {e}", p.name),
         };
-        let r = solver
-            .solve(
-                &pos,
-                &Limits {
-                    nodes: Some(node_limit),
-                    ..Limits::default()
-                },
-            )
-            .unwrap();
+        let r = solve_within(&mut solver, &pos, node_limit);
         total_nodes += r.nodes;
         match r.outcome {
             Outcome::Mate { moves } => {
@@ -106,15 +98,7 @@ fn nomate_rows_are_never_false_mates() {
     for p in problems("nomate.tsv") {
         let pos: Position = p.sfen.parse().unwrap_or_else(|e| panic!("{}: {e}", p.name));
         solver.clear();
-        let r = solver
-            .solve(
-                &pos,
-                &Limits {
-                    nodes: Some(300_000),
-                    ..Limits::default()
-                },
-            )
-            .unwrap();
+        let r = solve_within(&mut solver, &pos, 300_000);
         if let Outcome::Mate { moves } = r.outcome {
             assert_sound_mate(&mut solver, &pos, &moves, &p.name);
             mates += 1;
@@ -145,15 +129,7 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
     assert!(full.exact);
     assert!(full.nodes > first.nodes + 1, "the answer costs nodes here");
     solver.clear();
-    let cut = solver
-        .solve(
-            &pos,
-            &Limits {
-                nodes: Some(first.nodes + 1),
-                ..Limits::default()
-            },
-        )
-        .unwrap();
+    let cut = solve_within(&mut solver, &pos, first.nodes + 1);
     assert!(!cut.exact);
     match (&cut.outcome, &first.outcome) {
         (Outcome::Mate { moves }, Outcome::Mate { moves: first_line }) => {
@@ -178,15 +154,11 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
 /// as its lower bound (`at_least`).
 #[test]
 fn a_node_limit_anywhere_never_overstates_the_answer() {
-    let rows = problems("musou.tsv");
     let mut solver = Solver::new(32);
     let mut cut_points = 0;
-    for name in ["musou-077", "musou-049", "musou-032", "musou-091"] {
-        let p = rows
-            .iter()
-            .find(|p| p.name.contains(name))
-            .unwrap_or_else(|| panic!("{name} not in musou.tsv"));
-        let pos: Position = p.sfen.parse().unwrap();
+    for number in ["077", "049", "032", "091"] {
+        let name = format!("musou-{number}");
+        let pos: Position = musou_row(number).sfen.parse().unwrap();
         solver.clear();
         let full = solver.solve(&pos, &Limits::default()).unwrap();
         assert!(full.exact, "{name}: not exact without a limit");
@@ -198,15 +170,7 @@ fn a_node_limit_anywhere_never_overstates_the_answer() {
         for k in 1..=12u64 {
             let nodes = full.nodes * k / 13;
             solver.clear();
-            let cut = solver
-                .solve(
-                    &pos,
-                    &Limits {
-                        nodes: Some(nodes),
-                        ..Limits::default()
-                    },
-                )
-                .unwrap();
+            let cut = solve_within(&mut solver, &pos, nodes);
             cut_points += 1;
             let at = format!("{name} at {nodes} of {} nodes", full.nodes);
             assert!(cut.at_least <= length, "{at}: at least {}", cut.at_least);

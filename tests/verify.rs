@@ -237,10 +237,7 @@ fn an_unproven_main_line_leaves_the_verdict_unknown() {
 /// lines have minor findings only), in seconds.
 #[test]
 fn a_sound_classical_problem_of_31_plies() {
-    let row = common::problems("musou.tsv")
-        .into_iter()
-        .find(|r| r.name.contains("(musou-011)"))
-        .expect("musou-011 in problems/musou.tsv");
+    let row = common::musou_row("011");
     let pos: Position = row.sfen.parse().unwrap();
     let options = Options {
         solution: Some(moves(&row.sfen, &row.solution.join(" "))),
@@ -262,13 +259,10 @@ fn a_sound_classical_problem_of_31_plies() {
 #[test]
 fn classical_problems_whose_published_defence_is_not_the_longest() {
     for (name, ply, given, longer, answer) in [
-        ("(musou-055)", 10, "8e7e", "8e9d", 13),
-        ("(musou-038)", 12, "2c3d", "2c1c", 15),
+        ("055", 10, "8e7e", "8e9d", 13),
+        ("038", 12, "2c3d", "2c1c", 15),
     ] {
-        let row = common::problems("musou.tsv")
-            .into_iter()
-            .find(|r| r.name.contains(name))
-            .expect("the row in problems/musou.tsv");
+        let row = common::musou_row(name);
         let pos: Position = row.sfen.parse().unwrap();
         let published = moves(&row.sfen, &row.solution.join(" "));
         assert_eq!(published.len(), answer - 2, "{name}");

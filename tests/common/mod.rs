@@ -5,7 +5,7 @@ pub mod cli;
 
 use tsume::core::movegen::evasion_moves;
 use tsume::core::{Color, Move, Position};
-use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
+use tsume::solver::{Limits, Outcome, SolveResult, Solver, is_tsume_line};
 
 /// One row of a problem file.
 pub struct Problem {
@@ -34,6 +34,29 @@ pub fn problems(file: &str) -> Vec<Problem> {
             }
         })
         .collect()
+}
+
+/// The row of 将棋無双 problem `number` (three digits) in
+/// `problems/musou.tsv`.
+pub fn musou_row(number: &str) -> Problem {
+    let name = format!("(musou-{number})");
+    problems("musou.tsv")
+        .into_iter()
+        .find(|r| r.name.contains(&name))
+        .unwrap_or_else(|| panic!("musou-{number} in problems/musou.tsv"))
+}
+
+/// Solves `pos` with `solver` (tsume answer on) within `nodes` nodes.
+pub fn solve_within(solver: &mut Solver, pos: &Position, nodes: u64) -> SolveResult {
+    solver
+        .solve(
+            pos,
+            &Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        )
+        .unwrap()
 }
 
 /// Checks that `moves` mates from `pos` by tsume counting
