@@ -20,9 +20,13 @@
 //! - at every defender move, every other defence that is not a useless
 //!   interposition is asked whether it is mated two plies sooner than
 //!   the main line (which is the longest defence): one that is not is 変同
-//!   ([`FindingKind::SameLengthSideLine`]), and a side line where the
-//!   attacker has two shortest first moves is 変化別詰
-//!   ([`FindingKind::SideLineAlternative`]); both minor.
+//!   ([`FindingKind::SameLengthSideLine`]). Along each side line (its tsume
+//!   answer), at every attacker move but the last, another check that
+//!   mates as quickly is 変化別詰 ([`FindingKind::SideLineAlternative`]);
+//!   both minor. A second mate in one at a side line's last move is
+//!   accepted by every convention and not reported, nor is a detour back
+//!   into the side line, and a side line that comes back into the main
+//!   line is judged there.
 //! - the attacker ending the main line with pieces in hand is 駒余り
 //!   ([`FindingKind::PiecesLeft`]).
 //! - with a solution or a length given: a shorter mate is 早詰
@@ -123,8 +127,8 @@ pub enum FindingKind {
     ShorterMate,
     /// 駒余り: the attacker ends the main line with pieces in hand.
     PiecesLeft,
-    /// 変化別詰: in a side line the attacker has two shortest first moves
-    /// (minor).
+    /// 変化別詰: at an attacker move of a side line, before its last,
+    /// another check mates as quickly (minor).
     SideLineAlternative,
     /// 変同: a side line as long as the main line (minor).
     SameLengthSideLine,
@@ -679,40 +683,7 @@ impl Verifier<'_> {
                             note: format!("{e} lasts as long as the main line's {m} ({len})"),
                         });
                     }
-                    // The attacker's first move in the side line: more than
-                    // one check mating in the side line's length is 変化別詰.
-                    if len >= 2 {
-                        let mut shortest = Vec::new();
-                        for &c in check_moves(&after).iter() {
-                            match self.within(&after.after(c), len - 2, true)? {
-                                Within::Mated { .. } => shortest.push(c),
-                                Within::NotMated { .. } => {}
-                                Within::Unknown { .. } => {
-                                    self.unchecked(i + 2, c, "not decided within the limits")
-                                }
-                            }
-                        }
-                        if shortest.len() > 1 {
-                            let moves = vec![e, shortest[0]];
-                            self.findings.push(Finding {
-                                kind: FindingKind::SideLineAlternative,
-                                ply: i + 1,
-                                moves,
-                                length: Some(len),
-                                main_length: Some(left),
-                                note: format!(
-                                    "after {e} the attacker mates in {} by {} moves: {}",
-                                    len - 1,
-                                    shortest.len(),
-                                    shortest
-                                        .iter()
-                                        .map(|m| m.to_string())
-                                        .collect::<Vec<_>>()
-                                        .join(" ")
-                                ),
-                            });
-                        }
-                    }
+                    self.side_line_alternatives(i + 1, e, &after, &line, (len, left), &later)?;
                 }
             }
             pos.do_move(m);
@@ -729,6 +700,93 @@ impl Verifier<'_> {
                     hand_text(final_hand)
                 ),
             });
+        }
+        Ok(())
+    }
+
+    /// 変化別詰 along the side line `line` (the tsume answer after the
+    /// defence `e`, played at move `ply`; `after` is the position after
+    /// `e`; `lengths`: the side line's plies counting `e`, and the main
+    /// line's from the same place): at each attacker move of the side line
+    /// but its last, another check that mates within the moves left. One
+    /// that only takes a detour into a later position of the side line
+    /// (迂回) is not one; a second mate in one at the side line's last move
+    /// is accepted by every convention and not reported. A side line that
+    /// comes back into the main line (a position of `main_later`) is judged
+    /// there from then on.
+    fn side_line_alternatives(
+        &mut self,
+        ply: usize,
+        e: Move,
+        after: &Position,
+        line: &[Move],
+        lengths: (u32, u32),
+        main_later: &HashSet<u64>,
+    ) -> Result<(), SolveError> {
+        let (len, main_length) = lengths;
+        let mut keys = Vec::with_capacity(line.len() + 1);
+        let mut p = after.clone();
+        keys.push(p.key());
+        for &m in line {
+            p.do_move(m);
+            keys.push(p.key());
+        }
+        let mut pos = after.clone();
+        for (j, &m) in line.iter().enumerate() {
+            if main_later.contains(&pos.key()) {
+                break;
+            }
+            // Plies to mate from here, the attacker to move.
+            let left = len - 1 - j as u32;
+            if j % 2 == 0 && left >= 3 {
+                let later: HashSet<u64> = keys[j + 1..].iter().copied().collect();
+                let mut others = Vec::new();
+                for &c in check_moves(&pos).iter() {
+                    if c == m {
+                        continue;
+                    }
+                    let next = pos.after(c);
+                    match self.within(&next, left - 1, true)? {
+                        Within::Mated { .. } => {
+                            let detour = match self.solve(&next, true, None)? {
+                                Solved::Mate(rest, _) => reaches(&next, &rest, &later),
+                                _ => false,
+                            };
+                            if !detour {
+                                others.push(c);
+                            }
+                        }
+                        Within::NotMated { .. } => {}
+                        Within::Unknown { .. } => {
+                            self.unchecked(ply + 1 + j, c, "not decided within the limits")
+                        }
+                    }
+                }
+                if let Some(&c) = others.first() {
+                    let mut moves = vec![e];
+                    moves.extend_from_slice(&line[..j]);
+                    moves.push(c);
+                    let mut all = vec![m];
+                    all.extend(others.iter().copied());
+                    self.findings.push(Finding {
+                        kind: FindingKind::SideLineAlternative,
+                        ply,
+                        moves,
+                        length: Some(len),
+                        main_length: Some(main_length),
+                        note: format!(
+                            "after {e}, at move {} the attacker mates in {left} by {} moves: {}",
+                            ply + 1 + j,
+                            all.len(),
+                            all.iter()
+                                .map(|m| m.to_string())
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        ),
+                    });
+                }
+            }
+            pos.do_move(m);
         }
         Ok(())
     }
