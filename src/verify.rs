@@ -65,6 +65,7 @@ use hashbrown::HashSet;
 
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
+use crate::solver::interposition::{DropInterpositions, set_aside};
 use crate::solver::{Limits, Outcome, SolveError, Solver, Within};
 
 /// The longer-alternative search gets this fraction of the node budget.
@@ -457,10 +458,13 @@ impl Verifier<'_> {
                                 Some(len),
                             )
                         } else if !attacking && len < left {
-                            (
-                                format!("the given defence lasts {len}, but {m} lasts {left}"),
-                                Some(len),
-                            )
+                            let mut note =
+                                format!("the given defence lasts {len}, but {m} lasts {left}");
+                            if let Some(why) = self.counted_drop_note(&pos, &line[i..])? {
+                                note.push_str("; ");
+                                note.push_str(&why);
+                            }
+                            (note, Some(len))
                         } else {
                             // As good: an alternative solution or 変同,
                             // reported along the main line. Follow the
@@ -513,6 +517,48 @@ impl Verifier<'_> {
             });
         }
         Ok(())
+    }
+
+    /// When the longer defence `rest[0]` at `pos` is a drop between checker
+    /// and king that counts, and `rest[1]` captures it: whether the attacker
+    /// needs the captured piece. The mate after the capture is compared
+    /// with the mate once the piece is set aside (taken out of the
+    /// attacker's hand, given back to the defender's). Where they are as
+    /// long, the piece is not used: some authors call such a drop useless
+    /// whatever it gains, a looser rule than this solver's (see
+    /// [`crate::solver::interposition`]). Where the piece is needed, the drop
+    /// counts under that rule too.
+    fn counted_drop_note(
+        &mut self,
+        pos: &Position,
+        rest: &[Move],
+    ) -> Result<Option<String>, SolveError> {
+        let [drop, capture, ..] = *rest else {
+            return Ok(None);
+        };
+        if !DropInterpositions::of(pos).contains(drop) || capture.to() != drop.to() {
+            return Ok(None);
+        }
+        let Some(kind) = drop.drop_kind() else {
+            return Ok(None);
+        };
+        let with_piece = rest.len() as u32 - 2;
+        let after = pos.after(drop).after(capture);
+        let without = set_aside(&after, kind);
+        let what = match self.solve(&without, true, None)? {
+            Solved::Mate(line, true) if line.len() as u32 <= with_piece => format!(
+                "{drop} is a drop between checker and king that counts here; after {capture} the attacker mates in {with_piece} without using the piece (as long with it set aside): useless by the looser rule that asks only whether the captured piece is used"
+            ),
+            Solved::Mate(line, true) => format!(
+                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, but in {} with the piece set aside: the piece is needed, so it counts by every rule",
+                line.len()
+            ),
+            Solved::NoMate => format!(
+                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, and not at all with the piece set aside: the piece is needed, so it counts by every rule"
+            ),
+            _ => return Ok(None),
+        };
+        Ok(Some(what))
     }
 
     /// 余詰, 駒余り, 変同 and 変化別詰 along the main line.

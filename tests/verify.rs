@@ -344,3 +344,46 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
         ));
     }
 }
+
+/// Where the given solution leaves the main line for a shorter defence and
+/// the longer one is a drop between checker and king, verify says whether
+/// the attacker needs the captured piece: 将棋無双 第58番 from move 21 (the
+/// published P*6b against P*7c, whose pawn the mate never uses) and 第96番
+/// from move 43 (the published 7a6a against G*7b, without whose gold there
+/// is no mate at all).
+#[test]
+fn a_longer_drop_defence_says_whether_the_captured_piece_is_needed() {
+    for (name, from, drop, needed) in [("058", 21, "P*7c", false), ("096", 43, "G*7b", true)] {
+        let row = common::musou_row(name);
+        let mut pos: Position = row.sfen.parse().unwrap();
+        let published = moves(&row.sfen, &row.solution.join(" "));
+        for &m in &published[..from - 1] {
+            pos.do_move(m);
+        }
+        let options = Options {
+            solution: Some(published[from - 1..].to_vec()),
+            ..Options::default()
+        };
+        let r = verify(&mut Solver::new(64), &pos, &options).unwrap();
+        let departs = r
+            .findings
+            .iter()
+            .find(|f| f.kind == FindingKind::DepartsFromSolution)
+            .unwrap_or_else(|| panic!("{name}: {:?}", r.findings));
+        assert_eq!(departs.ply, 2, "{name}");
+        assert_eq!(r.main_line[1].to_string(), drop, "{name}");
+        assert!(departs.note.contains(drop), "{name}: {}", departs.note);
+        assert_eq!(
+            departs.note.contains("the piece is needed"),
+            needed,
+            "{name}: {}",
+            departs.note
+        );
+        assert_eq!(
+            departs.note.contains("useless by the looser rule"),
+            !needed,
+            "{name}: {}",
+            departs.note
+        );
+    }
+}
