@@ -65,7 +65,7 @@ use hashbrown::HashSet;
 
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
-use crate::solver::interposition::{DropInterpositions, set_aside};
+use crate::solver::interposition::{DropInterpositions, interposition_squares, set_aside};
 use crate::solver::{Limits, Outcome, SolveError, Solver, Within};
 
 /// The longer-alternative search gets this fraction of the node budget.
@@ -464,6 +464,10 @@ impl Verifier<'_> {
                                 note.push_str("; ");
                                 note.push_str(&why);
                             }
+                            if let Some(why) = self.every_rule_note(&pos, m, len)? {
+                                note.push_str("; ");
+                                note.push_str(&why);
+                            }
                             (note, Some(len))
                         } else {
                             // As good: an alternative solution or 変同,
@@ -519,6 +523,48 @@ impl Verifier<'_> {
         Ok(())
     }
 
+    /// Whether the defence `m` at `pos`, not an interposition itself,
+    /// outlasts a given one that lasts `given` plies even when no
+    /// interposition counts at all (the loosest rule): then the given line
+    /// is not the longest defence by any rule for useless interpositions.
+    fn every_rule_note(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        given: u32,
+    ) -> Result<Option<String>, SolveError> {
+        // An interposition itself does not count under that rule.
+        if interposition_squares(pos).contains(m.to())
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return Ok(None);
+        }
+        let after = pos.after(m);
+        let limits = Limits {
+            nodes: Some(self.options.nodes_per_search),
+            time: self
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+            defender_to_move: false,
+            shortest: true,
+        };
+        let r = self
+            .solver
+            .mated_within_ignoring_interpositions(&after, given - 1, &limits)?;
+        self.nodes += r.nodes();
+        Ok(match r {
+            Within::NotMated { .. } => Some(format!(
+                "with no interposition counted at all, {m} is still not mated within {}: it outlasts the given defence by every rule",
+                given - 1
+            )),
+            Within::Mated { .. } => Some(format!(
+                "with no interposition counted at all, {m} is mated within {}: whether it outlasts the given defence depends on which interpositions count",
+                given - 1
+            )),
+            Within::Unknown { .. } => None,
+        })
+    }
+
     /// When the longer defence `rest[0]` at `pos` is a drop between checker
     /// and king that counts, and `rest[1]` captures it: whether the attacker
     /// needs the captured piece. The mate after the capture is compared
@@ -550,11 +596,11 @@ impl Verifier<'_> {
                 "{drop} is a drop between checker and king that counts here; after {capture} the attacker mates in {with_piece} without using the piece (as long with it set aside): useless by the looser rule that asks only whether the captured piece is used"
             ),
             Solved::Mate(line, true) => format!(
-                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, but in {} with the piece set aside: the piece is needed, so it counts by every rule",
+                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, but in {} with the piece set aside: the piece is needed, so the drop counts by that looser rule too",
                 line.len()
             ),
             Solved::NoMate => format!(
-                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, and not at all with the piece set aside: the piece is needed, so it counts by every rule"
+                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, and not at all with the piece set aside: the piece is needed, so the drop counts by that looser rule too"
             ),
             _ => return Ok(None),
         };

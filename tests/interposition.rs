@@ -3,9 +3,11 @@
 //! answer against the plain exhaustive search (every interposition
 //! counted) and the exhaustive search by tsume counting.
 
+mod common;
+
 use tsume::core::Position;
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
-use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
+use tsume::solver::{Limits, Outcome, Solver, Within, is_tsume_line};
 
 /// The solver's line (checked to mate by tsume counting, and proven
 /// shortest), with the plain and tsume exhaustive lengths.
@@ -64,4 +66,99 @@ fn a_drop_whose_capture_leaves_a_longer_mate_counts() {
     let (line, plain, tsume) = answer("9/9/7kB/9/5l3/5+BL2/9/9/9 b L2r4g4s4nl18p 1", 7);
     assert_eq!(line.len(), 7);
     assert_eq!((plain, tsume), (Some(7), Some(7)));
+}
+
+/// Mated within `plies` when no interposition counts at all, by plain
+/// recursion: the reference for the solver's loosest-rule search. `None`
+/// when `budget` positions were not enough.
+fn loosest_mated_within(pos: &Position, plies: u32, budget: &mut u64) -> Option<bool> {
+    use tsume::core::movegen::check_moves;
+    use tsume::solver::interposition::evasions_but_interpositions;
+    *budget = budget.checked_sub(1)?;
+    let attacker_to_move = pos.checkers().is_empty();
+    if attacker_to_move {
+        if plies == 0 {
+            return Some(false);
+        }
+        for &c in check_moves(pos).iter() {
+            if loosest_mated_within(&pos.after(c), plies - 1, budget)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    } else {
+        let evasions = evasions_but_interpositions(pos);
+        if evasions.is_empty() {
+            return Some(true);
+        }
+        if plies == 0 {
+            return Some(false);
+        }
+        for &e in evasions.iter() {
+            if !loosest_mated_within(&pos.after(e), plies - 1, budget)? {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
+/// The loosest rule (no interposition counts at all) against the plain
+/// recursion, on the short problems of three sets, within 1, 3 and 5 plies.
+/// Under it the answer is never longer than under ours, and a position it
+/// does not mate within a bound is not mated within it by tsume counting.
+#[test]
+fn with_no_interposition_counted_the_search_agrees_with_plain_recursion() {
+    let mut sets = Vec::new();
+    for file in [
+        "antma_tests.tsv",
+        "tsumemi_samples.tsv",
+        "tanuki_generated.tsv",
+    ] {
+        sets.extend(common::problems(file).into_iter().take(400));
+    }
+    let limits = Limits {
+        nodes: Some(2_000_000),
+        ..Limits::default()
+    };
+    let (mut compared, mut differs_from_tsume) = (0, 0);
+    for row in sets {
+        let Ok(pos) = row.sfen.parse::<Position>() else {
+            continue;
+        };
+        let mut solver = Solver::new(16);
+        for plies in [1, 3, 5] {
+            let mut budget = 200_000;
+            let Some(expected) = loosest_mated_within(&pos, plies, &mut budget) else {
+                continue;
+            };
+            let got = solver
+                .mated_within_ignoring_interpositions(&pos, plies, &limits)
+                .unwrap();
+            let mated = match got {
+                Within::Mated { plies: p, .. } => {
+                    assert!(p <= plies, "{}: {p} > {plies}", row.sfen);
+                    true
+                }
+                Within::NotMated { .. } => false,
+                Within::Unknown { .. } => panic!("{}: unknown within {plies}", row.sfen),
+            };
+            assert_eq!(mated, expected, "{} within {plies}", row.sfen);
+            compared += 1;
+            // Never stricter than tsume counting.
+            let tsume = solver.mated_within(&pos, plies, &limits).unwrap();
+            if let Within::Mated { .. } = tsume {
+                assert!(
+                    mated,
+                    "{}: mated within {plies} by tsume counting",
+                    row.sfen
+                );
+            } else if mated {
+                differs_from_tsume += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+    // The rule matters somewhere in these sets (a test that could fail).
+    assert!(differs_from_tsume > 0);
 }

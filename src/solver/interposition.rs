@@ -119,6 +119,30 @@ pub fn has_counted_evasion(pos: &Position) -> bool {
     evasions.iter().any(|&m| !drops.contains(m))
 }
 
+/// The side to move's evasions (it is in check) that are not
+/// interpositions: neither a drop nor a move onto a square between a long
+/// range checker and the king. The defences left when no interposition
+/// counts at all, the loosest rule there is: a defence that outlasts
+/// another with only these counted outlasts it under every rule.
+///
+/// ```
+/// use tsume::core::movegen::evasion_moves;
+/// use tsume::core::Position;
+/// use tsume::solver::interposition::evasions_but_interpositions;
+/// // The rook on 1a checks the king on 9a, which cannot move (the gold on
+/// // 8c guards 8b and 9b). Drops on 2a-8a and the gold's 7b7a interpose.
+/// let pos: Position = "k7R/2g6/1G7/9/9/9/9/9/9 w r2b2g4s4n4l18p 1".parse().unwrap();
+/// assert_eq!(evasion_moves(&pos).len(), 50);
+/// assert!(evasions_but_interpositions(&pos).is_empty());
+/// ```
+pub fn evasions_but_interpositions(pos: &Position) -> MoveList {
+    let between = interposition_squares(pos);
+    let mut evasions = MoveList::new();
+    generate_evasions(pos, &mut evasions);
+    evasions.retain(|m| !between.contains(m.to()));
+    evasions
+}
+
 /// The position `after_capture` (the defender to move, just after the
 /// attacker took an interposed piece of `kind`) with that piece taken out
 /// of the attacker's hand and given back to the defender's.

@@ -187,6 +187,9 @@ pub struct Solver {
 /// A key for the pieces out of play (in neither hand nor on the board).
 /// They never change during a search; mixing them into the table key makes
 /// "a larger attacker hand means a smaller defender hand" exact.
+/// The table namespace of searches where no interposition counts.
+const NO_INTERPOSITIONS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
+
 fn out_of_play_salt(pos: &Position) -> u64 {
     let mut salt = 0u64;
     for k in PieceKind::HAND {
@@ -275,6 +278,7 @@ impl Solver {
             tsume: false,
             fallback_salt: None,
             nest: 0,
+            no_interpositions: false,
             stats: Default::default(),
         }
     }
@@ -326,6 +330,51 @@ impl Solver {
                 limit: aborted.unwrap_or(Limit::Depth),
                 nodes,
             },
+        })
+    }
+
+    /// Whether `pos` is mated within `plies` plies when no interposition
+    /// counts at all: the defender's drops and moves onto the line between
+    /// a long-range checker and the king are left out, and a defender left
+    /// with no other move is mated. No rule for useless interpositions
+    /// counts fewer defences, so [`Within::NotMated`] here means not mated
+    /// within `plies` by any rule (ours included); a mate found here may be
+    /// longer under a stricter one.
+    pub fn mated_within_ignoring_interpositions(
+        &mut self,
+        pos: &Position,
+        plies: u32,
+        limits: &Limits,
+    ) -> Result<Within, SolveError> {
+        let start = Instant::now();
+        let attacker = attacker_of(pos, limits)?;
+        let deadline = limits.time.map(|t| start + t);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let salt = out_of_play_salt(pos) ^ NO_INTERPOSITIONS_SALT;
+        let mut search = self.search(attacker, salt, node_limit, deadline);
+        search.no_interpositions = true;
+        search.set_bound(Some(plies));
+        search.reps.clear();
+        let mut root = pos.clone();
+        let root_key = root.key();
+        search.reps.push(root.board_key(), root.hand(attacker));
+        let r = search.mid(&mut root, root_key, INF, INF, 0);
+        search.set_bound(None);
+        let nodes = search.nodes;
+        let aborted = search.aborted;
+        self.reps.clear();
+        Ok(if r.pn == 0 {
+            Within::Mated {
+                plies: r.len as u32,
+                nodes,
+            }
+        } else if r.dn == 0 {
+            Within::NotMated { nodes }
+        } else {
+            Within::Unknown {
+                limit: aborted.unwrap_or(Limit::Depth),
+                nodes,
+            }
         })
     }
 

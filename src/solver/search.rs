@@ -10,7 +10,9 @@ use crate::core::{Color, Hand, Move, PieceKind, Position};
 
 use super::Limit;
 use super::hands;
-use super::interposition::{DropInterpositions, has_counted_evasion, set_aside};
+use super::interposition::{
+    DropInterpositions, evasions_but_interpositions, has_counted_evasion, set_aside,
+};
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
 
@@ -90,10 +92,12 @@ impl Child {
 /// The children of a node, not yet evaluated, with their delayed links.
 /// Kept out of line so the move list does not sit in every search frame.
 #[inline(never)]
-fn expand(pos: &Position, or_node: bool) -> Vec<Child> {
+fn expand(pos: &Position, or_node: bool, no_interpositions: bool) -> Vec<Child> {
     let mut moves = MoveList::new();
     if or_node {
         generate_checks(pos, &mut moves);
+    } else if no_interpositions {
+        moves = evasions_but_interpositions(pos);
     } else {
         generate_evasions(pos, &mut moves);
     }
@@ -184,6 +188,11 @@ pub(crate) struct Search<'a> {
     pub fallback_salt: Option<u64>,
     /// How many useless-interposition tests are open on the stack.
     pub nest: u32,
+    /// No interposition counts at all (the loosest rule): the defender's
+    /// drops and moves onto the line between checker and king are left
+    /// out, and a defender left with none of its other moves is mated.
+    /// Its own table namespace.
+    pub no_interpositions: bool,
     pub stats: Stats,
 }
 
@@ -441,8 +450,13 @@ impl Search<'_> {
             } else {
                 DropInterpositions::NONE
             };
-            let mut replies = MoveList::new();
-            generate_evasions(pos, &mut replies);
+            let replies = if self.no_interpositions {
+                evasions_but_interpositions(pos)
+            } else {
+                let mut replies = MoveList::new();
+                generate_evasions(pos, &mut replies);
+                replies
+            };
             let mut refuted = false;
             for &e in replies.iter().filter(|&&e| !drops.contains(e)) {
                 let undo_e = pos.do_move(e);
@@ -477,7 +491,11 @@ impl Search<'_> {
         let mut some_undecided = false;
         for &m in checks.iter() {
             let undo = pos.do_move(m);
-            let mated = !crate::core::movegen::has_legal_move(pos);
+            let mated = if self.no_interpositions {
+                evasions_but_interpositions(pos).is_empty()
+            } else {
+                !crate::core::movegen::has_legal_move(pos)
+            };
             let mated_hand = mated.then(|| hands::and_proof_hand(pos, Hand::EMPTY));
             some_undecided |= undecided
                 && !mated
@@ -524,8 +542,13 @@ impl Search<'_> {
             r
         } else {
             // AND node: mated, or the number of evasions.
-            let mut evasions = MoveList::new();
-            generate_evasions(pos, &mut evasions);
+            let evasions = if self.no_interpositions {
+                evasions_but_interpositions(pos)
+            } else {
+                let mut evasions = MoveList::new();
+                generate_evasions(pos, &mut evasions);
+                evasions
+            };
             if evasions.is_empty() {
                 return self.finish_without_moves(pos, false);
             }
@@ -646,7 +669,11 @@ impl Search<'_> {
         // when every defence is a drop between checker and king (each may
         // be a useless interposition), or it has none.
         if ply > self.ply_limit
-            || (ply == self.ply_limit && (or_node || !self.tsume || has_counted_evasion(pos)))
+            || (ply == self.ply_limit
+                && (or_node
+                    || (!self.tsume && !self.no_interpositions)
+                    || (self.tsume && has_counted_evasion(pos))
+                    || (self.no_interpositions && !evasions_but_interpositions(pos).is_empty())))
         {
             self.depth_cut = true;
             if self.bounded {
@@ -691,7 +718,7 @@ impl Search<'_> {
         {
             return r;
         }
-        let mut children = expand(pos, or_node);
+        let mut children = expand(pos, or_node, self.no_interpositions);
         if children.is_empty() {
             return self.finish_without_moves(pos, or_node);
         }
