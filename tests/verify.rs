@@ -318,6 +318,13 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
         assert_eq!(departs.ply, ply, "{name}");
         assert_eq!(departs.moves[0].to_string(), given, "{name}");
         assert!(departs.note.contains(longer), "{name}: {}", departs.note);
+        // With no interposition counted at all the king move still outlasts
+        // the given defence: a 変長 by every rule.
+        assert!(
+            departs.note.contains("by every rule"),
+            "{name}: {}",
+            departs.note
+        );
         // Checked apart from verify: the longer defence is a king move,
         // and after it the attacker has no mate in one (the given defence
         // is mated at once).
