@@ -524,9 +524,11 @@ impl Verifier<'_> {
     }
 
     /// Whether the defence `m` at `pos`, not an interposition itself,
-    /// outlasts a given one that lasts `given` plies even when no
-    /// interposition counts at all (the loosest rule): then the given line
-    /// is not the longest defence by any rule for useless interpositions.
+    /// outlasts a given one that lasts `given` plies (by our counting) even
+    /// when no interposition counts at all (the loosest rule): then the
+    /// given line is not the longest defence by our rule or any looser one
+    /// (a rule that counts more interpositions may lengthen the given
+    /// defence too).
     fn every_rule_note(
         &mut self,
         pos: &Position,
@@ -554,7 +556,7 @@ impl Verifier<'_> {
         self.nodes += r.nodes();
         Ok(match r {
             Within::NotMated { .. } => Some(format!(
-                "with no interposition counted at all, {m} is still not mated within {}: it outlasts the given defence by every rule",
+                "with no interposition counted at all, {m} is still not mated within {}: it outlasts the given defence by this solver's rule and every looser one",
                 given - 1
             )),
             Within::Mated { .. } => Some(format!(

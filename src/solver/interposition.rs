@@ -122,8 +122,9 @@ pub fn has_counted_evasion(pos: &Position) -> bool {
 /// The side to move's evasions (it is in check) that are not
 /// interpositions: neither a drop nor a move onto a square between a long
 /// range checker and the king. The defences left when no interposition
-/// counts at all, the loosest rule there is: a defence that outlasts
-/// another with only these counted outlasts it under every rule.
+/// counts at all, the loosest rule there is: a defence that lasts longer
+/// with only these counted than another does by some rule lasts longer by
+/// every looser one too.
 ///
 /// ```
 /// use tsume::core::movegen::evasion_moves;
