@@ -65,7 +65,7 @@ use hashbrown::HashSet;
 
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
-use crate::solver::interposition::{DropInterpositions, interposition_squares, set_aside};
+use crate::solver::interposition::{DropInterpositions, Ignored, interposition_squares, set_aside};
 use crate::solver::{Limits, Outcome, SolveError, Solver, Within};
 
 /// The longer-alternative search gets this fraction of the node budget.
@@ -550,21 +550,33 @@ impl Verifier<'_> {
             defender_to_move: false,
             shortest: true,
         };
-        let r = self
-            .solver
-            .mated_within_ignoring_interpositions(&after, given - 1, &limits)?;
-        self.nodes += r.nodes();
-        Ok(match r {
-            Within::NotMated { .. } => Some(format!(
-                "with no interposition counted at all, {m} is still not mated within {}: it outlasts the given defence by this solver's rule and every looser one",
-                given - 1
-            )),
-            Within::Mated { .. } => Some(format!(
-                "with no interposition counted at all, {m} is mated within {}: whether it outlasts the given defence depends on which interpositions count",
-                given - 1
-            )),
-            Within::Unknown { .. } => None,
-        })
+        let plies = given - 1;
+        for (ignored, what) in [
+            (Ignored::All, "no interposition counted at all"),
+            (Ignored::Drops, "no drop between checker and king counted"),
+        ] {
+            let r = self
+                .solver
+                .mated_within_ignoring(&after, plies, ignored, &limits)?;
+            self.nodes += r.nodes();
+            match r {
+                Within::NotMated { .. } => {
+                    let rule = if ignored == Ignored::All {
+                        "this solver's rule and every looser one"
+                    } else {
+                        "every rule that counts a piece moved onto the line, as this solver's does"
+                    };
+                    return Ok(Some(format!(
+                        "with {what}, {m} is still not mated within {plies}: it outlasts the given defence by {rule}"
+                    )));
+                }
+                Within::Mated { .. } => {}
+                Within::Unknown { .. } => return Ok(None),
+            }
+        }
+        Ok(Some(format!(
+            "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
+        )))
     }
 
     /// When the longer defence `rest[0]` at `pos` is a drop between checker

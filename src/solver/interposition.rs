@@ -119,28 +119,52 @@ pub fn has_counted_evasion(pos: &Position) -> bool {
     evasions.iter().any(|&m| !drops.contains(m))
 }
 
-/// The side to move's evasions (it is in check) that are not
-/// interpositions: neither a drop nor a move onto a square between a long
-/// range checker and the king. The defences left when no interposition
-/// counts at all, the loosest rule there is: a defence that lasts longer
-/// with only these counted than another does by some rule lasts longer by
-/// every looser one too.
+/// Interpositions a search leaves out, as if they could not be made: the
+/// looser rules, for telling a longer defence that outlasts another by
+/// every rule from one that does so only by this crate's.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Ignored {
+    /// None: every evasion is a defence.
+    #[default]
+    Nothing,
+    /// Every drop between a long-range checker and the king: no drop
+    /// counts, a piece moved onto the line does (as by every rule in
+    /// common use, this crate's included).
+    Drops,
+    /// Every interposition, dropped or moved: the loosest rule there is.
+    All,
+}
+
+/// The side to move's evasions (it is in check) less the interpositions
+/// `ignored` leaves out. A defence that lasts longer with only these
+/// counted than another does by some rule lasts longer by every rule that
+/// counts no more.
 ///
 /// ```
 /// use tsume::core::movegen::evasion_moves;
 /// use tsume::core::Position;
-/// use tsume::solver::interposition::evasions_but_interpositions;
+/// use tsume::solver::interposition::{Ignored, counted_evasions};
 /// // The rook on 1a checks the king on 9a, which cannot move (the gold on
 /// // 8c guards 8b and 9b). Drops on 2a-8a and the gold's 7b7a interpose.
 /// let pos: Position = "k7R/2g6/1G7/9/9/9/9/9/9 w r2b2g4s4n4l18p 1".parse().unwrap();
 /// assert_eq!(evasion_moves(&pos).len(), 50);
-/// assert!(evasions_but_interpositions(&pos).is_empty());
+/// assert_eq!(counted_evasions(&pos, Ignored::Nothing).len(), 50);
+/// let moved: Vec<String> = counted_evasions(&pos, Ignored::Drops)
+///     .iter()
+///     .map(|m| m.to_string())
+///     .collect();
+/// assert_eq!(moved, ["7b7a"]);
+/// assert!(counted_evasions(&pos, Ignored::All).is_empty());
 /// ```
-pub fn evasions_but_interpositions(pos: &Position) -> MoveList {
-    let between = interposition_squares(pos);
+pub fn counted_evasions(pos: &Position, ignored: Ignored) -> MoveList {
     let mut evasions = MoveList::new();
     generate_evasions(pos, &mut evasions);
-    evasions.retain(|m| !between.contains(m.to()));
+    let between = match ignored {
+        Ignored::Nothing => return evasions,
+        _ => interposition_squares(pos),
+    };
+    let drops_only = ignored == Ignored::Drops;
+    evasions.retain(|m| !(between.contains(m.to()) && (m.is_drop() || !drops_only)));
     evasions
 }
 

@@ -26,6 +26,7 @@ pub mod repetition;
 mod search;
 pub mod tt;
 
+use interposition::Ignored;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -187,8 +188,9 @@ pub struct Solver {
 /// A key for the pieces out of play (in neither hand nor on the board).
 /// They never change during a search; mixing them into the table key makes
 /// "a larger attacker hand means a smaller defender hand" exact.
-/// The table namespace of searches where no interposition counts.
-const NO_INTERPOSITIONS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
+/// The table namespaces of searches where some interpositions do not count.
+const IGNORED_DROPS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
+const IGNORED_ALL_SALT: u64 = 0x58c4_0e97_2b1d_a36e;
 
 fn out_of_play_salt(pos: &Position) -> u64 {
     let mut salt = 0u64;
@@ -278,7 +280,7 @@ impl Solver {
             tsume: false,
             fallback_salt: None,
             nest: 0,
-            no_interpositions: false,
+            ignored: Ignored::Nothing,
             stats: Default::default(),
         }
     }
@@ -333,26 +335,31 @@ impl Solver {
         })
     }
 
-    /// Whether `pos` is mated within `plies` plies when no interposition
-    /// counts at all: the defender's drops and moves onto the line between
-    /// a long-range checker and the king are left out, and a defender left
-    /// with no other move is mated. No rule for useless interpositions
-    /// counts fewer defences, so [`Within::NotMated`] here means not mated
-    /// within `plies` by any rule (ours included); a mate found here may be
-    /// longer under a stricter one.
-    pub fn mated_within_ignoring_interpositions(
+    /// Whether `pos` is mated within `plies` plies when the interpositions
+    /// `ignored` leaves out do not count at all (see [`Ignored`]): a
+    /// defender left with no other move is mated. No rule that counts those
+    /// interpositions counts fewer defences, so [`Within::NotMated`] here
+    /// means not mated within `plies` by any such rule (ours included); a
+    /// mate found here may be longer under a stricter one.
+    pub fn mated_within_ignoring(
         &mut self,
         pos: &Position,
         plies: u32,
+        ignored: Ignored,
         limits: &Limits,
     ) -> Result<Within, SolveError> {
         let start = Instant::now();
         let attacker = attacker_of(pos, limits)?;
         let deadline = limits.time.map(|t| start + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let salt = out_of_play_salt(pos) ^ NO_INTERPOSITIONS_SALT;
+        let salt = out_of_play_salt(pos)
+            ^ match ignored {
+                Ignored::Nothing => 0,
+                Ignored::Drops => IGNORED_DROPS_SALT,
+                Ignored::All => IGNORED_ALL_SALT,
+            };
         let mut search = self.search(attacker, salt, node_limit, deadline);
-        search.no_interpositions = true;
+        search.ignored = ignored;
         search.set_bound(Some(plies));
         search.reps.clear();
         let mut root = pos.clone();

@@ -11,7 +11,7 @@ use crate::core::{Color, Hand, Move, PieceKind, Position};
 use super::Limit;
 use super::hands;
 use super::interposition::{
-    DropInterpositions, evasions_but_interpositions, has_counted_evasion, set_aside,
+    DropInterpositions, Ignored, counted_evasions, has_counted_evasion, set_aside,
 };
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
@@ -92,12 +92,12 @@ impl Child {
 /// The children of a node, not yet evaluated, with their delayed links.
 /// Kept out of line so the move list does not sit in every search frame.
 #[inline(never)]
-fn expand(pos: &Position, or_node: bool, no_interpositions: bool) -> Vec<Child> {
+fn expand(pos: &Position, or_node: bool, ignored: Ignored) -> Vec<Child> {
     let mut moves = MoveList::new();
     if or_node {
         generate_checks(pos, &mut moves);
-    } else if no_interpositions {
-        moves = evasions_but_interpositions(pos);
+    } else if ignored != Ignored::Nothing {
+        moves = counted_evasions(pos, ignored);
     } else {
         generate_evasions(pos, &mut moves);
     }
@@ -188,11 +188,9 @@ pub(crate) struct Search<'a> {
     pub fallback_salt: Option<u64>,
     /// How many useless-interposition tests are open on the stack.
     pub nest: u32,
-    /// No interposition counts at all (the loosest rule): the defender's
-    /// drops and moves onto the line between checker and king are left
-    /// out, and a defender left with none of its other moves is mated.
-    /// Its own table namespace.
-    pub no_interpositions: bool,
+    /// Interpositions left out (see [`Ignored`]): a defender left with
+    /// none of its other moves is mated. Its own table namespace.
+    pub ignored: Ignored,
     pub stats: Stats,
 }
 
@@ -450,8 +448,8 @@ impl Search<'_> {
             } else {
                 DropInterpositions::NONE
             };
-            let replies = if self.no_interpositions {
-                evasions_but_interpositions(pos)
+            let replies = if self.ignored != Ignored::Nothing {
+                counted_evasions(pos, self.ignored)
             } else {
                 let mut replies = MoveList::new();
                 generate_evasions(pos, &mut replies);
@@ -491,8 +489,8 @@ impl Search<'_> {
         let mut some_undecided = false;
         for &m in checks.iter() {
             let undo = pos.do_move(m);
-            let mated = if self.no_interpositions {
-                evasions_but_interpositions(pos).is_empty()
+            let mated = if self.ignored != Ignored::Nothing {
+                counted_evasions(pos, self.ignored).is_empty()
             } else {
                 !crate::core::movegen::has_legal_move(pos)
             };
@@ -542,8 +540,8 @@ impl Search<'_> {
             r
         } else {
             // AND node: mated, or the number of evasions.
-            let evasions = if self.no_interpositions {
-                evasions_but_interpositions(pos)
+            let evasions = if self.ignored != Ignored::Nothing {
+                counted_evasions(pos, self.ignored)
             } else {
                 let mut evasions = MoveList::new();
                 generate_evasions(pos, &mut evasions);
@@ -671,9 +669,10 @@ impl Search<'_> {
         if ply > self.ply_limit
             || (ply == self.ply_limit
                 && (or_node
-                    || (!self.tsume && !self.no_interpositions)
+                    || (!self.tsume && self.ignored == Ignored::Nothing)
                     || (self.tsume && has_counted_evasion(pos))
-                    || (self.no_interpositions && !evasions_but_interpositions(pos).is_empty())))
+                    || (self.ignored != Ignored::Nothing
+                        && !counted_evasions(pos, self.ignored).is_empty())))
         {
             self.depth_cut = true;
             if self.bounded {
@@ -718,7 +717,7 @@ impl Search<'_> {
         {
             return r;
         }
-        let mut children = expand(pos, or_node, self.no_interpositions);
+        let mut children = expand(pos, or_node, self.ignored);
         if children.is_empty() {
             return self.finish_without_moves(pos, or_node);
         }
