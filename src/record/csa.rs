@@ -27,7 +27,7 @@
 //! `$OPENING` into 棋戦, 場所, 開始日時, 終了日時, 持ち時間 and 戦型, other
 //! `$` fields under their own name (`$NOTE`); times (`T12`) are skipped.
 //!
-//! Writing ([`write`]) gives V2.2 with these same fields (other headers
+//! Writing ([`write()`]) gives V2.2 with these same fields (other headers
 //! are left out), `PI` when the record names a preset it starts from, the
 //! rows otherwise.
 //!

@@ -31,7 +31,7 @@
 //! the main line ends where they start). Every move is checked to be
 //! legal; an error names the line, the move number and what is wrong.
 //!
-//! Writing ([`write`]) gives the standard form back: 手合割 when the record
+//! Writing ([`write()`]) gives the standard form back: 手合割 when the record
 //! names a preset, a board diagram when the start is not that preset, and
 //! `( 0:00/00:00:00)` as the time of every move (times are not kept).
 //!
