@@ -187,6 +187,43 @@ impl FindingKind {
     }
 }
 
+/// By which rules for useless interpositions a defence outlasts the given
+/// one (a [`FindingKind::DepartsFromSolution`] for a shorter given
+/// defence): this crate's, looser ones too, or only some.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LongerBy {
+    /// Even with no interposition counted at all: by this crate's rule and
+    /// every looser one.
+    EveryLooserRule,
+    /// With no drop between checker and king counted (but not with no
+    /// interposition at all): by every rule that counts a piece moved onto
+    /// the line.
+    RulesCountingMovedPieces,
+    /// Not with no drop counted: it depends on which drops count.
+    SomeDrops,
+    /// The defence is a drop whose captured piece the attacker needs (no
+    /// mate, or a longer one, with it set aside): it counts by the looser
+    /// rule that asks only whether the piece is used, too.
+    PieceNeeded,
+    /// The defence is a drop whose captured piece the attacker does not
+    /// use (as quick a mate with it set aside): useless by that looser
+    /// rule, counted by this crate's.
+    PieceUnused,
+}
+
+impl LongerBy {
+    /// A name for machine-readable output.
+    pub fn name(self) -> &'static str {
+        match self {
+            LongerBy::EveryLooserRule => "every-looser-rule",
+            LongerBy::RulesCountingMovedPieces => "rules-counting-moved-pieces",
+            LongerBy::SomeDrops => "some-drops",
+            LongerBy::PieceNeeded => "piece-needed",
+            LongerBy::PieceUnused => "piece-unused",
+        }
+    }
+}
+
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
@@ -203,6 +240,9 @@ pub struct Finding {
     pub main_length: Option<u32>,
     /// What happened, in words.
     pub note: String,
+    /// For a given defence shorter than the main line's: by which rules
+    /// the main line's defence is the longer (`None` when not judged).
+    pub longer_by: Option<LongerBy>,
 }
 
 /// The result of a verification.
@@ -249,6 +289,7 @@ pub fn verify(
                 v.findings.push(Finding {
                     kind: FindingKind::NoMate,
                     ply: 0,
+                    longer_by: None,
                     moves: Vec::new(),
                     length: None,
                     main_length: None,
@@ -405,6 +446,7 @@ impl Verifier<'_> {
         self.findings.push(Finding {
             kind: FindingKind::Unchecked,
             ply,
+            longer_by: None,
             moves: vec![m],
             length: None,
             main_length: None,
@@ -427,6 +469,7 @@ impl Verifier<'_> {
             self.findings.push(Finding {
                 kind: FindingKind::ShorterMate,
                 ply: 1,
+                longer_by: None,
                 moves: main.to_vec(),
                 length: Some(n),
                 main_length: Some(intended),
@@ -449,6 +492,7 @@ impl Verifier<'_> {
             if g != m {
                 let after = pos.after(g);
                 let attacking = pos.side_to_move() == attacker;
+                let mut longer_by = None;
                 let (note, length) = match self.solve(&after, attacking, None)? {
                     Solved::Mate(rest, _) => {
                         let len = rest.len() as u32 + 1;
@@ -460,13 +504,14 @@ impl Verifier<'_> {
                         } else if !attacking && len < left {
                             let mut note =
                                 format!("the given defence lasts {len}, but {m} lasts {left}");
-                            if let Some(why) = self.counted_drop_note(&pos, &line[i..])? {
+                            let why = match self.counted_drop_note(&pos, &line[i..])? {
+                                Some(why) => Some(why),
+                                None => self.every_rule_note(&pos, m, len)?,
+                            };
+                            if let Some((why, by)) = why {
                                 note.push_str("; ");
                                 note.push_str(&why);
-                            }
-                            if let Some(why) = self.every_rule_note(&pos, m, len)? {
-                                note.push_str("; ");
-                                note.push_str(&why);
+                                longer_by = Some(by);
                             }
                             (note, Some(len))
                         } else {
@@ -495,6 +540,7 @@ impl Verifier<'_> {
                 self.findings.push(Finding {
                     kind: FindingKind::DepartsFromSolution,
                     ply: i + 1,
+                    longer_by,
                     moves: vec![g],
                     length,
                     main_length: Some(left),
@@ -510,6 +556,7 @@ impl Verifier<'_> {
             self.findings.push(Finding {
                 kind: FindingKind::DepartsFromSolution,
                 ply: i + 1,
+                longer_by: None,
                 moves: line[i..].to_vec(),
                 length: Some(line.len() as u32),
                 main_length: intended,
@@ -534,7 +581,7 @@ impl Verifier<'_> {
         pos: &Position,
         m: Move,
         given: u32,
-    ) -> Result<Option<String>, SolveError> {
+    ) -> Result<Option<(String, LongerBy)>, SolveError> {
         // An interposition itself does not count under that rule.
         if interposition_squares(pos).contains(m.to())
             || self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -561,21 +608,33 @@ impl Verifier<'_> {
             self.nodes += r.nodes();
             match r {
                 Within::NotMated { .. } => {
-                    let rule = if ignored == Ignored::All {
-                        "this solver's rule and every looser one"
+                    let (rule, by) = if ignored == Ignored::All {
+                        (
+                            "this solver's rule and every looser one",
+                            LongerBy::EveryLooserRule,
+                        )
                     } else {
-                        "every rule that counts a piece moved onto the line, as this solver's does"
+                        (
+                            "every rule that counts a piece moved onto the line, as this solver's does",
+                            LongerBy::RulesCountingMovedPieces,
+                        )
                     };
-                    return Ok(Some(format!(
-                        "with {what}, {m} is still not mated within {plies}: it outlasts the given defence by {rule}"
+                    return Ok(Some((
+                        format!(
+                            "with {what}, {m} is still not mated within {plies}: it outlasts the given defence by {rule}"
+                        ),
+                        by,
                     )));
                 }
                 Within::Mated { .. } => {}
                 Within::Unknown { .. } => return Ok(None),
             }
         }
-        Ok(Some(format!(
-            "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
+        Ok(Some((
+            format!(
+                "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
+            ),
+            LongerBy::SomeDrops,
         )))
     }
 
@@ -592,7 +651,7 @@ impl Verifier<'_> {
         &mut self,
         pos: &Position,
         rest: &[Move],
-    ) -> Result<Option<String>, SolveError> {
+    ) -> Result<Option<(String, LongerBy)>, SolveError> {
         let [drop, capture, ..] = *rest else {
             return Ok(None);
         };
@@ -606,15 +665,24 @@ impl Verifier<'_> {
         let after = pos.after(drop).after(capture);
         let without = set_aside(&after, kind);
         let what = match self.solve(&without, true, None)? {
-            Solved::Mate(line, true) if line.len() as u32 <= with_piece => format!(
-                "{drop} is a drop between checker and king that counts here; after {capture} the attacker mates in {with_piece} without using the piece (as long with it set aside): useless by the looser rule that asks only whether the captured piece is used"
+            Solved::Mate(line, true) if line.len() as u32 <= with_piece => (
+                format!(
+                    "{drop} is a drop between checker and king that counts here; after {capture} the attacker mates in {with_piece} without using the piece (as long with it set aside): useless by the looser rule that asks only whether the captured piece is used"
+                ),
+                LongerBy::PieceUnused,
             ),
-            Solved::Mate(line, true) => format!(
-                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, but in {} with the piece set aside: the piece is needed, so the drop counts by that looser rule too",
-                line.len()
+            Solved::Mate(line, true) => (
+                format!(
+                    "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, but in {} with the piece set aside: the piece is needed, so the drop counts by that looser rule too",
+                    line.len()
+                ),
+                LongerBy::PieceNeeded,
             ),
-            Solved::NoMate => format!(
-                "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, and not at all with the piece set aside: the piece is needed, so the drop counts by that looser rule too"
+            Solved::NoMate => (
+                format!(
+                    "{drop} is a drop between checker and king; after {capture} the attacker mates in {with_piece}, and not at all with the piece set aside: the piece is needed, so the drop counts by that looser rule too"
+                ),
+                LongerBy::PieceNeeded,
             ),
             _ => return Ok(None),
         };
@@ -680,6 +748,7 @@ impl Verifier<'_> {
                             self.findings.push(Finding {
                                 kind,
                                 ply: i + 1,
+                                longer_by: None,
                                 moves,
                                 length: Some(len),
                                 main_length: Some(left),
@@ -699,6 +768,7 @@ impl Verifier<'_> {
                                 self.findings.push(Finding {
                                     kind: FindingKind::LongerAlternativeMate,
                                     ply: i + 1,
+                                    longer_by: None,
                                     moves,
                                     length: None,
                                     main_length: Some(left),
@@ -783,6 +853,7 @@ impl Verifier<'_> {
                         self.findings.push(Finding {
                             kind: FindingKind::SameLengthSideLine,
                             ply: i + 1,
+                            longer_by: None,
                             moves,
                             length: Some(len),
                             main_length: Some(left),
@@ -798,6 +869,7 @@ impl Verifier<'_> {
             self.findings.push(Finding {
                 kind: FindingKind::PiecesLeft,
                 ply: main.len(),
+                longer_by: None,
                 moves: Vec::new(),
                 length: Some(n),
                 main_length: Some(n),
@@ -877,6 +949,7 @@ impl Verifier<'_> {
                     self.findings.push(Finding {
                         kind: FindingKind::SideLineAlternative,
                         ply,
+                        longer_by: None,
                         moves,
                         length: Some(len),
                         main_length: Some(main_length),

@@ -7,7 +7,7 @@ use serde::Serialize;
 use tsume::core::notation::japanese_line;
 use tsume::core::{Move, Position};
 use tsume::solver::Solver;
-use tsume::verify::{Finding, Options, Report, Verdict, verify};
+use tsume::verify::{Finding, LongerBy, Options, Report, Verdict, verify};
 
 use super::record::{is_record_path, read_record, rest_to_defender};
 use super::{CliError, read_position};
@@ -310,6 +310,8 @@ struct JsonFinding {
     length: Option<u32>,
     main_length: Option<u32>,
     note: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    longer_by: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -348,6 +350,7 @@ fn write_json(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
                 length: f.length,
                 main_length: f.main_length,
                 note: f.note.clone(),
+                longer_by: f.longer_by.map(LongerBy::name),
             })
             .collect(),
         nodes: report.nodes,
