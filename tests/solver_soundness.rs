@@ -30,7 +30,7 @@
 //!   plies are mate-free by exhaustive search.
 //! - The defender-to-move root (an AND node).
 //!
-//! Run in release mode: `cargo test --release --test solver_soundness`.
+//! Run optimised: `cargo test --profile ci --test solver_soundness`.
 //! `SOUND_LAYOUTS`, `SOUND_KING_LAYOUTS` and `SOUND_NODES` change the size
 //! of the random runs and their node limit.
 
