@@ -389,3 +389,37 @@ fn a_longer_drop_defence_says_whether_the_captured_piece_is_needed() {
         assert_eq!(departs.longer_by, Some(by), "{name}: {}", departs.note);
     }
 }
+
+/// A side line that comes back into the main line is judged there. After
+/// 5d5g+ the defence 4h3i runs 6g4i 3i4i into the main line's position
+/// after 4h3h 6g4i 3h4i, where 5g5h and B*2g mate as fast as 5g4g: the main
+/// line's 余詰 at move 5, not a 変化別詰 of the side line as well.
+#[test]
+fn a_side_line_that_returns_into_the_main_line_is_judged_there() {
+    // yaneuraou_mate_samples, row 23.
+    let sfen = "ln+P3s+Pl/2+R1Gsk2/p3pp1g1/4r1ppp/1NS6/6P2/PP1+bPPS1P/3+p1K3/LG3G1NL w Nb3p 72";
+    let r = run(sfen, Options::default());
+    let main: Vec<String> = r.main_line.iter().map(|m| m.to_string()).collect();
+    assert_eq!(main[..4], ["5d5g+", "4h3h", "6g4i", "3h4i"], "{main:?}");
+    let kinds = kinds(&r);
+    assert!(
+        kinds.contains(&(FindingKind::AlternativeMate, 5)),
+        "{kinds:?}"
+    );
+    // The side line was walked: it lasts as long as the main line.
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.kind == FindingKind::SameLengthSideLine
+                && f.moves[..3] == moves(sfen, "5d5g+ 4h3i 6g4i 3i4i")[1..]),
+        "{:?}",
+        r.findings
+    );
+    assert!(
+        r.findings
+            .iter()
+            .all(|f| f.kind != FindingKind::SideLineAlternative),
+        "{:?}",
+        r.findings
+    );
+}
