@@ -348,6 +348,24 @@ enum Solved {
 }
 
 impl Verifier<'_> {
+    /// Limits for one search of `nodes` (`None`: the solver's own
+    /// allowance) within the time left, the defender to move when
+    /// `defender`; `None` when the time is up.
+    fn limits(&self, nodes: Option<u64>, defender: bool, shortest: bool) -> Option<Limits> {
+        let time = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if time.is_some_and(|t| t.is_zero()) {
+            return None;
+        }
+        Some(Limits {
+            nodes,
+            time,
+            defender_to_move: defender,
+            shortest,
+        })
+    }
+
     /// Solves `pos` (defender to move when `defender`).
     fn solve(
         &mut self,
@@ -367,21 +385,10 @@ impl Verifier<'_> {
         defender: bool,
         nodes: Option<u64>,
     ) -> Result<Solved, SolveError> {
-        let time = self
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()));
-        if time.is_some_and(|t| t.is_zero()) {
+        let Some(limits) = self.limits(nodes, defender, true) else {
             return Ok(Solved::Unknown);
-        }
-        let r = self.solver.solve(
-            pos,
-            &Limits {
-                nodes,
-                time,
-                defender_to_move: defender,
-                shortest: true,
-            },
-        )?;
+        };
+        let r = self.solver.solve(pos, &limits)?;
         self.nodes += r.nodes;
         Ok(match r.outcome {
             Outcome::Mate { moves } => Solved::Mate(moves, r.exact),
@@ -393,25 +400,13 @@ impl Verifier<'_> {
     /// Whether `pos` (defender to move when `defender`) is mated within
     /// `plies` by tsume counting: a bounded search, cheap when it fails.
     fn within(&mut self, pos: &Position, plies: u32, defender: bool) -> Result<Within, SolveError> {
-        let time = self
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()));
-        if time.is_some_and(|t| t.is_zero()) {
+        let Some(limits) = self.limits(Some(self.options.nodes_per_search), defender, true) else {
             return Ok(Within::Unknown {
                 limit: crate::solver::Limit::Time,
                 nodes: 0,
             });
-        }
-        let r = self.solver.mated_within(
-            pos,
-            plies,
-            &Limits {
-                nodes: Some(self.options.nodes_per_search),
-                time,
-                defender_to_move: defender,
-                shortest: true,
-            },
-        )?;
+        };
+        let r = self.solver.mated_within(pos, plies, &limits)?;
         self.nodes += r.nodes();
         Ok(r)
     }
@@ -420,21 +415,11 @@ impl Verifier<'_> {
     /// proof's line (not the shortest); a smaller node budget: it only
     /// looks for the minor longer alternatives.
     fn mates_at_all(&mut self, pos: &Position) -> Result<Option<Vec<Move>>, SolveError> {
-        let time = self
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()));
-        if time.is_some_and(|t| t.is_zero()) {
+        let nodes = self.options.nodes_per_search / LONGER_ALTERNATIVE_SHARE;
+        let Some(limits) = self.limits(Some(nodes), true, false) else {
             return Ok(None);
-        }
-        let r = self.solver.solve(
-            pos,
-            &Limits {
-                nodes: Some(self.options.nodes_per_search / LONGER_ALTERNATIVE_SHARE),
-                time,
-                defender_to_move: true,
-                shortest: false,
-            },
-        )?;
+        };
+        let r = self.solver.solve(pos, &limits)?;
         self.nodes += r.nodes;
         Ok(match r.outcome {
             Outcome::Mate { moves } => Some(moves),
@@ -583,20 +568,13 @@ impl Verifier<'_> {
         given: u32,
     ) -> Result<Option<(String, LongerBy)>, SolveError> {
         // An interposition itself does not count under that rule.
-        if interposition_squares(pos).contains(m.to())
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if interposition_squares(pos).contains(m.to()) {
             return Ok(None);
         }
-        let after = pos.after(m);
-        let limits = Limits {
-            nodes: Some(self.options.nodes_per_search),
-            time: self
-                .deadline
-                .map(|d| d.saturating_duration_since(Instant::now())),
-            defender_to_move: false,
-            shortest: true,
+        let Some(limits) = self.limits(Some(self.options.nodes_per_search), false, true) else {
+            return Ok(None);
         };
+        let after = pos.after(m);
         let plies = given - 1;
         for (ignored, what) in [
             (Ignored::All, "no interposition counted at all"),
@@ -695,14 +673,8 @@ impl Verifier<'_> {
         let n = main.len() as u32;
         // Positions of the main line, by ply: a detour reaching one of a
         // later ply is no alternative solution.
-        let mut keys = Vec::with_capacity(main.len() + 1);
-        let mut p = root.clone();
-        keys.push(p.key());
-        for &m in main {
-            p.do_move(m);
-            keys.push(p.key());
-        }
-        let final_hand = p.hand(attacker);
+        let (keys, end) = replay(root, main);
+        let final_hand = end.hand(attacker);
         let mut pos = root.clone();
         for (i, &m) in main.iter().enumerate() {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -902,13 +874,7 @@ impl Verifier<'_> {
         main_later: &HashSet<u64>,
     ) -> Result<(), SolveError> {
         let (len, main_length) = lengths;
-        let mut keys = Vec::with_capacity(line.len() + 1);
-        let mut p = after.clone();
-        keys.push(p.key());
-        for &m in line {
-            p.do_move(m);
-            keys.push(p.key());
-        }
+        let (keys, _) = replay(after, line);
         let mut pos = after.clone();
         for (j, &m) in line.iter().enumerate() {
             if main_later.contains(&pos.key()) {
@@ -969,6 +935,19 @@ impl Verifier<'_> {
         }
         Ok(())
     }
+}
+
+/// The keys of the positions `line` passes through from `pos` (`pos`'s
+/// first), and the position it ends in.
+fn replay(pos: &Position, line: &[Move]) -> (Vec<u64>, Position) {
+    let mut keys = Vec::with_capacity(line.len() + 1);
+    let mut p = pos.clone();
+    keys.push(p.key());
+    for &m in line {
+        p.do_move(m);
+        keys.push(p.key());
+    }
+    (keys, p)
 }
 
 /// Whether playing `line` from `pos` reaches a position in `keys`.

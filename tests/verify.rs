@@ -23,6 +23,15 @@ fn moves(sfen: &str, usi: &str) -> Vec<Move> {
         .collect()
 }
 
+/// Asserts that `r` has no finding of `kind`.
+fn assert_none_of(r: &Report, kind: FindingKind) {
+    assert!(
+        r.findings.iter().all(|f| f.kind != kind),
+        "{kind:?}: {:?}",
+        r.findings
+    );
+}
+
 fn kinds(r: &Report) -> Vec<(FindingKind, usize)> {
     r.findings.iter().map(|f| (f.kind, f.ply)).collect()
 }
@@ -165,13 +174,7 @@ fn a_second_mate_in_one_at_a_side_lines_last_move_is_accepted() {
     );
     assert_eq!(r.main_line.len(), 5);
     assert_eq!(r.verdict, Verdict::Sound);
-    assert!(
-        r.findings
-            .iter()
-            .all(|f| f.kind != FindingKind::SideLineAlternative),
-        "{:?}",
-        r.findings
-    );
+    assert_none_of(&r, FindingKind::SideLineAlternative);
 }
 
 #[test]
@@ -415,11 +418,5 @@ fn a_side_line_that_returns_into_the_main_line_is_judged_there() {
         "{:?}",
         r.findings
     );
-    assert!(
-        r.findings
-            .iter()
-            .all(|f| f.kind != FindingKind::SideLineAlternative),
-        "{:?}",
-        r.findings
-    );
+    assert_none_of(&r, FindingKind::SideLineAlternative);
 }

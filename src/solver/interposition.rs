@@ -158,14 +158,21 @@ pub enum Ignored {
 /// ```
 pub fn counted_evasions(pos: &Position, ignored: Ignored) -> MoveList {
     let mut evasions = MoveList::new();
-    generate_evasions(pos, &mut evasions);
-    let between = match ignored {
-        Ignored::Nothing => return evasions,
-        _ => interposition_squares(pos),
-    };
+    generate_counted_evasions(pos, ignored, &mut evasions);
+    evasions
+}
+
+/// [`counted_evasions`] into `evasions` (cleared first): the search's
+/// form, with no copy of the list.
+pub fn generate_counted_evasions(pos: &Position, ignored: Ignored, evasions: &mut MoveList) {
+    evasions.clear();
+    generate_evasions(pos, evasions);
+    if ignored == Ignored::Nothing {
+        return;
+    }
+    let between = interposition_squares(pos);
     let drops_only = ignored == Ignored::Drops;
     evasions.retain(|m| !(between.contains(m.to()) && (m.is_drop() || !drops_only)));
-    evasions
 }
 
 /// The position `after_capture` (the defender to move, just after the

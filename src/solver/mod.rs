@@ -128,6 +128,19 @@ pub enum Within {
 }
 
 impl Within {
+    /// From a bounded search's answer: `Some(Some(plies))` mated,
+    /// `Some(None)` not mated, `None` stopped by `aborted` (or the depth).
+    fn of(found: Option<Option<u32>>, nodes: u64, aborted: Option<Limit>) -> Within {
+        match found {
+            Some(Some(plies)) => Within::Mated { plies, nodes },
+            Some(None) => Within::NotMated { nodes },
+            None => Within::Unknown {
+                limit: aborted.unwrap_or(Limit::Depth),
+                nodes,
+            },
+        }
+    }
+
     /// The nodes searched.
     pub fn nodes(self) -> u64 {
         match self {
@@ -254,6 +267,20 @@ impl Solver {
         self.table.hashfull()
     }
 
+    /// A search of `pos` in the table namespace `salt`, within `limits`
+    /// (counted from now), with its attacker.
+    fn limited_search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        salt: u64,
+    ) -> Result<(Search<'_>, Color), SolveError> {
+        let attacker = attacker_of(pos, limits)?;
+        let deadline = limits.time.map(|t| Instant::now() + t);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        Ok((self.search(attacker, salt, node_limit, deadline), attacker))
+    }
+
     /// A search over this solver's table.
     fn search(
         &mut self,
@@ -313,26 +340,14 @@ impl Solver {
         plies: u32,
         limits: &Limits,
     ) -> Result<Within, SolveError> {
-        let start = Instant::now();
-        let attacker = attacker_of(pos, limits)?;
-        let deadline = limits.time.map(|t| start + t);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut search = self.search(attacker, out_of_play_salt(pos), node_limit, deadline);
+        let (mut search, _) = self.limited_search(pos, limits, out_of_play_salt(pos))?;
         let r = {
             let mut t = answer::TsumeSearch::new(&mut search, pos);
             t.within(pos, plies)
         };
-        let nodes = search.nodes;
-        let aborted = search.aborted;
+        let within = Within::of(r, search.nodes, search.aborted);
         self.reps.clear();
-        Ok(match r {
-            Some(Some(len)) => Within::Mated { plies: len, nodes },
-            Some(None) => Within::NotMated { nodes },
-            None => Within::Unknown {
-                limit: aborted.unwrap_or(Limit::Depth),
-                nodes,
-            },
-        })
+        Ok(within)
     }
 
     /// Whether `pos` is mated within `plies` plies when the interpositions
@@ -348,17 +363,13 @@ impl Solver {
         ignored: Ignored,
         limits: &Limits,
     ) -> Result<Within, SolveError> {
-        let start = Instant::now();
-        let attacker = attacker_of(pos, limits)?;
-        let deadline = limits.time.map(|t| start + t);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let salt = out_of_play_salt(pos)
             ^ match ignored {
                 Ignored::Nothing => 0,
                 Ignored::Drops => IGNORED_DROPS_SALT,
                 Ignored::All => IGNORED_ALL_SALT,
             };
-        let mut search = self.search(attacker, salt, node_limit, deadline);
+        let (mut search, attacker) = self.limited_search(pos, limits, salt)?;
         search.ignored = ignored;
         search.set_bound(Some(plies));
         search.reps.clear();
@@ -367,31 +378,23 @@ impl Solver {
         search.reps.push(root.board_key(), root.hand(attacker));
         let r = search.mid(&mut root, root_key, INF, INF, 0);
         search.set_bound(None);
-        let nodes = search.nodes;
-        let aborted = search.aborted;
-        self.reps.clear();
-        Ok(if r.pn == 0 {
-            Within::Mated {
-                plies: r.len as u32,
-                nodes,
-            }
+        let found = if r.pn == 0 {
+            Some(Some(r.len as u32))
         } else if r.dn == 0 {
-            Within::NotMated { nodes }
+            Some(None)
         } else {
-            Within::Unknown {
-                limit: aborted.unwrap_or(Limit::Depth),
-                nodes,
-            }
-        })
+            None
+        };
+        let within = Within::of(found, search.nodes, search.aborted);
+        self.reps.clear();
+        Ok(within)
     }
 
     /// Searches `pos` within `limits`.
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let attacker = attacker_of(pos, limits)?;
-        let deadline = limits.time.map(|t| start + t);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut search = self.search(attacker, out_of_play_salt(pos), node_limit, deadline);
+        let (mut search, attacker) = self.limited_search(pos, limits, out_of_play_salt(pos))?;
+        let node_limit = search.node_limit;
         search.reps.clear();
         let mut root = pos.clone();
         let root_key = root.key();

@@ -5,13 +5,14 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::core::movegen::{MoveList, generate_checks};
 use crate::core::{Color, Hand, Move, PieceKind, Position};
 
 use super::Limit;
 use super::hands;
 use super::interposition::{
-    DropInterpositions, Ignored, counted_evasions, has_counted_evasion, set_aside,
+    DropInterpositions, Ignored, counted_evasions, generate_counted_evasions, has_counted_evasion,
+    set_aside,
 };
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
@@ -96,10 +97,8 @@ fn expand(pos: &Position, or_node: bool, ignored: Ignored) -> Vec<Child> {
     let mut moves = MoveList::new();
     if or_node {
         generate_checks(pos, &mut moves);
-    } else if ignored != Ignored::Nothing {
-        moves = counted_evasions(pos, ignored);
     } else {
-        generate_evasions(pos, &mut moves);
+        generate_counted_evasions(pos, ignored, &mut moves);
     }
     let mut prev = vec![NO_PREV; moves.len()];
     link_delayed(pos, &moves, or_node, &mut prev);
@@ -448,13 +447,8 @@ impl Search<'_> {
             } else {
                 DropInterpositions::NONE
             };
-            let replies = if self.ignored != Ignored::Nothing {
-                counted_evasions(pos, self.ignored)
-            } else {
-                let mut replies = MoveList::new();
-                generate_evasions(pos, &mut replies);
-                replies
-            };
+            let mut replies = MoveList::new();
+            generate_counted_evasions(pos, self.ignored, &mut replies);
             let mut refuted = false;
             for &e in replies.iter().filter(|&&e| !drops.contains(e)) {
                 let undo_e = pos.do_move(e);
@@ -540,13 +534,8 @@ impl Search<'_> {
             r
         } else {
             // AND node: mated, or the number of evasions.
-            let evasions = if self.ignored != Ignored::Nothing {
-                counted_evasions(pos, self.ignored)
-            } else {
-                let mut evasions = MoveList::new();
-                generate_evasions(pos, &mut evasions);
-                evasions
-            };
+            let mut evasions = MoveList::new();
+            generate_counted_evasions(pos, self.ignored, &mut evasions);
             if evasions.is_empty() {
                 return self.finish_without_moves(pos, false);
             }
