@@ -266,6 +266,20 @@ impl Search<'_> {
         }
     }
 
+    /// Whether the defender at `pos`, at the ply bound, escapes the mate
+    /// there: under tsume counting when it has a defence that always
+    /// counts, with interpositions ignored when it has one of the others,
+    /// and otherwise always (its evasions are not looked at).
+    fn defends_at_bound(&self, pos: &Position) -> bool {
+        if self.tsume {
+            has_counted_evasion(pos)
+        } else if self.ignored != Ignored::Nothing {
+            !counted_evasions(pos, self.ignored).is_empty()
+        } else {
+            true
+        }
+    }
+
     /// Stores a final or intermediate result of `pos`.
     fn store(&mut self, pos: &Position, r: &NodeResult, mv: Option<Move>, work: u64) {
         if r.loop_head != NO_LOOP {
@@ -656,12 +670,7 @@ impl Search<'_> {
         // when every defence is a drop between checker and king (each may
         // be a useless interposition), or it has none.
         if ply > self.ply_limit
-            || (ply == self.ply_limit
-                && (or_node
-                    || (!self.tsume && self.ignored == Ignored::Nothing)
-                    || (self.tsume && has_counted_evasion(pos))
-                    || (self.ignored != Ignored::Nothing
-                        && !counted_evasions(pos, self.ignored).is_empty())))
+            || (ply == self.ply_limit && (or_node || self.defends_at_bound(pos)))
         {
             self.depth_cut = true;
             if self.bounded {
