@@ -65,7 +65,9 @@ use hashbrown::HashSet;
 
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
-use crate::solver::interposition::{DropInterpositions, Ignored, interposition_squares, set_aside};
+use crate::solver::interposition::{
+    DropInterpositions, Ignored, UselessRule, interposition_squares, set_aside,
+};
 use crate::solver::{Limits, Outcome, SolveError, Solver, Within};
 
 /// The longer-alternative search gets this fraction of the node budget.
@@ -85,6 +87,8 @@ pub struct Options {
     pub main_nodes: Option<u64>,
     /// Time for the whole verification.
     pub time: Option<Duration>,
+    /// The rule for useless drops the main line and every check follow.
+    pub useless_rule: UselessRule,
 }
 
 impl Default for Options {
@@ -95,6 +99,7 @@ impl Default for Options {
             nodes_per_search: 2_000_000,
             main_nodes: None,
             time: None,
+            useless_rule: UselessRule::WithinOtherDefences,
         }
     }
 }
@@ -199,8 +204,19 @@ pub enum LongerBy {
     /// interposition at all): by every rule that counts a piece moved onto
     /// the line.
     RulesCountingMovedPieces,
-    /// Not with no drop counted: it depends on which drops count.
+    /// Not with no drop counted: it depends on which drops count (the
+    /// looser rule that asks only whether a captured piece is used was
+    /// not decided).
     SomeDrops,
+    /// Not with no drop counted, but by the looser rule that asks only
+    /// whether a captured piece is used
+    /// ([`UselessRule::PieceUnused`]) as well as by this crate's.
+    PieceUnusedRuleToo,
+    /// By this crate's rule only among the two: by the looser rule that
+    /// asks only whether a captured piece is used, the defence is mated
+    /// within the given defence's plies (the given line may be the longest
+    /// by that rule).
+    NotByPieceUnusedRule,
     /// The defence is a drop whose captured piece the attacker needs (no
     /// mate, or a longer one, with it set aside): it counts by the looser
     /// rule that asks only whether the piece is used, too.
@@ -218,6 +234,8 @@ impl LongerBy {
             LongerBy::EveryLooserRule => "every-looser-rule",
             LongerBy::RulesCountingMovedPieces => "rules-counting-moved-pieces",
             LongerBy::SomeDrops => "some-drops",
+            LongerBy::PieceUnusedRuleToo => "piece-unused-rule-too",
+            LongerBy::NotByPieceUnusedRule => "not-by-piece-unused-rule",
             LongerBy::PieceNeeded => "piece-needed",
             LongerBy::PieceUnused => "piece-unused",
         }
@@ -363,6 +381,7 @@ impl Verifier<'_> {
             time,
             defender_to_move: defender,
             shortest,
+            useless_rule: self.options.useless_rule,
         })
     }
 
@@ -608,11 +627,41 @@ impl Verifier<'_> {
                 Within::Unknown { .. } => return Ok(None),
             }
         }
+        if self.options.useless_rule == UselessRule::PieceUnused {
+            // The rule the main line follows: nothing more to ask.
+            return Ok(Some((
+                format!(
+                    "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
+                ),
+                LongerBy::SomeDrops,
+            )));
+        }
+        let unused = Limits {
+            useless_rule: UselessRule::PieceUnused,
+            ..limits
+        };
+        let r = self.solver.mated_within(&after, plies, &unused)?;
+        self.nodes += r.nodes();
+        let (by_unused, by) = match r {
+            Within::NotMated { .. } => (
+                format!(
+                    "; by the looser rule that asks only whether a captured piece is used, {m} is still not mated within {plies}: it outlasts the given defence by that rule too"
+                ),
+                LongerBy::PieceUnusedRuleToo,
+            ),
+            Within::Mated { .. } => (
+                format!(
+                    "; by the looser rule that asks only whether a captured piece is used, {m} is mated within {plies}: by that rule the given defence is as long"
+                ),
+                LongerBy::NotByPieceUnusedRule,
+            ),
+            Within::Unknown { .. } => (String::new(), LongerBy::SomeDrops),
+        };
         Ok(Some((
             format!(
-                "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
+                "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count{by_unused}"
             ),
-            LongerBy::SomeDrops,
+            by,
         )))
     }
 

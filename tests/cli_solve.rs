@@ -484,3 +484,40 @@ fn a_first_proof_line_is_not_reported_as_mate_in_n() {
         "{text}"
     );
 }
+
+/// `--useless-rule`: after L*1c the defender can only drop on 1b. The lance
+/// takes the piece and the king takes the lance back, so by the default
+/// rule (set aside, mated within the other defences: none here) the drop
+/// counts and the knight mates after it (3 plies); by `piece-unused` the
+/// mate after that capture is as quick without the piece, so the drop is
+/// useless and L*1c mates at once. A rule it does not know is an error
+/// that names it.
+#[test]
+fn the_rule_for_useless_drops_can_be_chosen() {
+    let pos = "8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1";
+    for (rule, length) in [("within-other-defences", 3), ("piece-unused", 1)] {
+        let out = solve(&[pos, "--json", "--useless-rule", rule]);
+        assert!(out.status.success(), "{rule}: {}", stderr(&out));
+        let r = records(&out);
+        assert_eq!(r[0]["moves"][0], "L*1c", "{rule}: {}", r[0]);
+        assert_eq!(r[0]["length"], length, "{rule}: {}", r[0]);
+        assert_eq!(r[0]["exact"], true, "{rule}: {}", r[0]);
+        if length == 3 {
+            assert_mate(&r[0], length);
+        }
+    }
+    // After L*1c the defender has drops on 1b and nothing else.
+    let (p, moves) = moves_of(&records(&solve(&[pos, "--json"]))[0]);
+    let after = p.after(moves[0]);
+    let evasions = tsume::core::movegen::evasion_moves(&after);
+    assert!(!evasions.is_empty());
+    assert!(
+        evasions
+            .iter()
+            .all(|m| m.is_drop() && m.to().to_string() == "1b"),
+        "{evasions:?}"
+    );
+    let out = solve(&[pos, "--useless-rule", "unused"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("'unused'"), "{}", stderr(&out));
+}

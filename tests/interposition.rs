@@ -183,3 +183,69 @@ fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
         "{drops_matter} {moves_matter}"
     );
 }
+
+/// The looser rule that asks only whether the captured piece is used
+/// (`UselessRule::PieceUnused`) against the exhaustive search by that rule,
+/// on the short problems of three sets, within 1, 3 and 5 plies. It mates
+/// wherever this crate's rule does, and never where no drop counting would
+/// not; and it decides some bounds this crate's rule does not mate.
+#[test]
+fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
+    use tsume::solver::exhaustive::tsume_mates_within_by;
+    use tsume::solver::interposition::UselessRule;
+    let mut sets = Vec::new();
+    for file in [
+        "antma_tests.tsv",
+        "tsumemi_samples.tsv",
+        "tanuki_generated.tsv",
+    ] {
+        sets.extend(common::problems(file).into_iter().take(400));
+    }
+    let limits = Limits {
+        nodes: Some(2_000_000),
+        ..Limits::default()
+    };
+    let mut compared = 0;
+    let mut decides = 0;
+    for row in sets {
+        let Ok(pos) = row.sfen.parse::<Position>() else {
+            continue;
+        };
+        let mut solver = Solver::new(16);
+        for plies in [1, 3, 5] {
+            let Some(expected) =
+                tsume_mates_within_by(&pos, plies, UselessRule::PieceUnused, 1_000_000)
+            else {
+                continue;
+            };
+            let mated = |w: Within| match w {
+                Within::Mated { plies: p, .. } => {
+                    assert!(p <= plies, "{}: {p} > {plies}", row.sfen);
+                    true
+                }
+                Within::NotMated { .. } => false,
+                Within::Unknown { .. } => panic!("{}: unknown within {plies}", row.sfen),
+            };
+            let unused = Limits {
+                useless_rule: UselessRule::PieceUnused,
+                ..limits.clone()
+            };
+            let got = mated(solver.mated_within(&pos, plies, &unused).unwrap());
+            assert_eq!(got, expected, "{} within {plies}", row.sfen);
+            compared += 1;
+            let ours = mated(solver.mated_within(&pos, plies, &limits).unwrap());
+            assert!(got || !ours, "{}: within {plies}", row.sfen);
+            let no_drops = mated(
+                solver
+                    .mated_within_ignoring(&pos, plies, Ignored::Drops, &limits)
+                    .unwrap(),
+            );
+            assert!(no_drops || !got, "{}: within {plies}", row.sfen);
+            if got && !ours {
+                decides += 1;
+            }
+        }
+    }
+    assert!(compared > 1300, "{compared}");
+    assert!(decides > 0, "{decides}");
+}

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
 use tsume::batch::{self, Answer, BatchError, Progress};
@@ -138,6 +139,14 @@ pub struct Args {
     /// shortest one (faster; the line may be much longer than needed)
     #[arg(long)]
     first_line: bool,
+
+    /// Which drops between checker and king are useless (not counted):
+    /// within-other-defences (this solver's rule: captured and set aside,
+    /// the attacker still mates within the defender's other defences) or
+    /// piece-unused (the looser rule: it mates as quickly with the piece
+    /// set aside as with it in hand)
+    #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences)]
+    useless_rule: UselessRule,
 
     /// Give the defender every piece that is neither on the board nor in
     /// the attacker's hand
@@ -298,6 +307,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             time: args.time,
             defender_to_move: args.defender,
             shortest: !args.first_line,
+            useless_rule: args.useless_rule,
         },
     };
     // Set when the output fails, so that the input stops waiting for lines.

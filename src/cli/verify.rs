@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::time::Duration;
+use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
 use tsume::core::notation::japanese_line;
@@ -76,6 +77,14 @@ pub struct Args {
     /// One JSON object per problem instead of the text report
     #[arg(long)]
     json: bool,
+
+    /// Which drops between checker and king are useless (not counted):
+    /// within-other-defences (this solver's rule: captured and set aside,
+    /// the attacker still mates within the defender's other defences) or
+    /// piece-unused (the looser rule: it mates as quickly with the piece
+    /// set aside as with it in hand)
+    #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences)]
+    useless_rule: UselessRule,
 
     /// Give the defender every piece that is neither on the board nor in
     /// the attacker's hand
@@ -190,6 +199,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             nodes_per_search: args.nodes,
             main_nodes: args.main_nodes,
             time: args.time,
+            useless_rule: args.useless_rule,
         };
         let report = verify(&mut solver, &p.pos, &options)
             .map_err(|e| CliError::Input(format!("{}: {e}", p.origin)))?;

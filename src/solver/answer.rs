@@ -27,7 +27,9 @@ use hashbrown::HashSet;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
 
-use super::interposition::{DropInterpositions, has_counted_evasion};
+use super::interposition::{
+    DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, has_counted_evasion,
+};
 use super::repetition::extend_path;
 use super::search::Search;
 use super::tt::{INF, Probe};
@@ -37,6 +39,8 @@ const MAX_LINE: u32 = 3000;
 
 /// Namespace of the tsume-counting results in the shared table.
 const TSUME_SALT: u64 = 0x7a3c_91e5_0b6d_2f48;
+/// Added to it for tsume counting by [`UselessRule::PieceUnused`].
+const PIECE_UNUSED_SALT: u64 = 0x61e2_d04b_7f39_c815;
 
 /// What reading the answer gave.
 pub(crate) struct Answer {
@@ -96,6 +100,7 @@ impl Drop for TsumeSearch<'_, '_> {
             self.search.reps.pop();
         }
         self.search.tsume = false;
+        self.search.rule = UselessRule::WithinOtherDefences;
         self.search.salt = self.plain_salt;
         self.search.fallback_salt = None;
         self.search.set_bound(None);
@@ -103,12 +108,22 @@ impl Drop for TsumeSearch<'_, '_> {
 }
 
 impl<'s, 'a> TsumeSearch<'s, 'a> {
-    /// Tsume counting over `search`, whose repetition path is reset to
-    /// `root`.
-    pub fn new(search: &'s mut Search<'a>, root: &Position) -> TsumeSearch<'s, 'a> {
+    /// Tsume counting over `search`, useless drops judged by `rule`, whose
+    /// repetition path is reset to `root`.
+    pub fn new(
+        search: &'s mut Search<'a>,
+        root: &Position,
+        rule: UselessRule,
+    ) -> TsumeSearch<'s, 'a> {
         let plain_salt = search.salt;
         search.tsume = true;
-        search.salt = plain_salt ^ TSUME_SALT;
+        search.rule = rule;
+        search.salt = plain_salt
+            ^ TSUME_SALT
+            ^ match rule {
+                UselessRule::WithinOtherDefences => 0,
+                UselessRule::PieceUnused => PIECE_UNUSED_SALT,
+            };
         search.fallback_salt = Some(plain_salt);
         search.reps.clear();
         let mut t = TsumeSearch {
@@ -380,18 +395,27 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     }
 
     /// Whether the defender's drop interposition `m` at `pos` (on the line)
-    /// is useless when the node's other defences last `base` plies; `None`
-    /// when a limit stopped the test.
+    /// is useless when the node's other defences last `base` plies (by
+    /// [`UselessRule::PieceUnused`], whatever they last); `None` when a
+    /// limit stopped the test.
     pub fn is_useless(&mut self, pos: &Position, m: Move, base: u32) -> Option<bool> {
         if !DropInterpositions::of(pos).contains(m) {
             return Some(false);
         }
-        self.search.set_bound(Some(base));
         let mut child = pos.after(m);
         let path = self.path_hash();
-        let r = self
-            .search
-            .useless_interposition(&mut child, path, 0, m.to(), base);
+        let r = if self.search.rule == UselessRule::PieceUnused {
+            // By this rule alone, whatever the other defences: the mate
+            // after a capture from the least bound on.
+            let upto = base + UNUSED_PIECE_EXTRA_PLIES;
+            self.search.set_bound(Some(upto));
+            self.search
+                .unused_piece_interposition(&mut child, path, 0, m.to(), 0, upto)
+        } else {
+            self.search.set_bound(Some(base));
+            self.search
+                .useless_interposition(&mut child, path, 0, m.to(), base)
+        };
         if r.is_some() {
             Some(true)
         } else if self.search.aborted.is_some() {
@@ -795,8 +819,9 @@ pub(crate) fn answer(
     root: &Position,
     upper: u32,
     line: Option<&[Move]>,
+    rule: UselessRule,
 ) -> Answer {
-    let mut t = TsumeSearch::new(search, root);
+    let mut t = TsumeSearch::new(search, root, rule);
     let (len, exact, at_least) = t.shortest(root, upper, line);
     let main = if exact { t.main_line(root, len) } else { None };
     // A limit that stops reading the main line leaves the length proven.

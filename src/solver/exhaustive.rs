@@ -9,7 +9,7 @@
 //! assert_eq!(shortest_mate(&pos, 5), Some(1));
 //! ```
 
-use super::interposition::{DropInterpositions, set_aside};
+use super::interposition::{DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside};
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position, Square};
 
@@ -85,6 +85,27 @@ pub fn tsume_mates_within(pos: &Position, plies: u32) -> bool {
     TsumeWalk::new(pos, u64::MAX).mates_within(pos, plies) == Some(true)
 }
 
+/// [`tsume_mates_within`] with useless drops judged by `rule`, visiting at
+/// most `max_positions` positions: `None` when it would visit more.
+///
+/// ```
+/// use tsume::core::Position;
+/// use tsume::solver::exhaustive::tsume_mates_within_by;
+/// use tsume::solver::interposition::UselessRule;
+/// let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
+/// assert_eq!(tsume_mates_within_by(&pos, 1, UselessRule::PieceUnused, 1000), Some(true));
+/// ```
+pub fn tsume_mates_within_by(
+    pos: &Position,
+    plies: u32,
+    rule: UselessRule,
+    max_positions: u64,
+) -> Option<bool> {
+    let mut walk = TsumeWalk::new(pos, max_positions);
+    walk.rule = rule;
+    walk.mates_within(pos, plies)
+}
+
 /// Tsume counting: the length of the shortest mate of at most `max_plies`.
 pub fn tsume_shortest_mate(pos: &Position, max_plies: u32) -> Option<u32> {
     tsume_shortest_mate_limited(pos, max_plies, u64::MAX).flatten()
@@ -119,9 +140,22 @@ pub fn tsume_shortest_mate_limited(
 /// Tsume counting: whether the side to move, in check, is mated within
 /// `plies` more plies.
 pub fn tsume_mated_within(pos: &Position, plies: u32) -> bool {
-    let mut walk = TsumeWalk::new(pos, u64::MAX);
+    tsume_mated_within_by(pos, plies, UselessRule::WithinOtherDefences, u64::MAX) == Some(true)
+}
+
+/// [`tsume_mated_within`] with useless drops judged by `rule`, visiting at
+/// most `max_positions` positions: `None` when it would visit more.
+pub fn tsume_mated_within_by(
+    pos: &Position,
+    plies: u32,
+    rule: UselessRule,
+    max_positions: u64,
+) -> Option<bool> {
+    let mut walk = TsumeWalk::new(pos, max_positions);
+    walk.rule = rule;
     let mut p = pos.clone();
-    walk.and(&mut p, plies, 0)
+    let r = walk.and(&mut p, plies, 0);
+    (walk.left > 0).then_some(r)
 }
 
 /// Nested useless-interposition tests, at most (as in the search).
@@ -133,6 +167,7 @@ const MAX_NEST: u32 = 8;
 struct TsumeWalk {
     path: Vec<u64>,
     left: u64,
+    rule: UselessRule,
 }
 
 impl TsumeWalk {
@@ -140,6 +175,7 @@ impl TsumeWalk {
         TsumeWalk {
             path: vec![pos.key()],
             left: max_positions,
+            rule: UselessRule::WithinOtherDefences,
         }
     }
 
@@ -227,7 +263,9 @@ impl TsumeWalk {
                 }
             };
             let undo = pos.do_move(m);
-            let useless = self.useless(pos, m.to(), b, nest);
+            let useless = self.useless(pos, m.to(), b, nest)
+                || (self.rule == UselessRule::PieceUnused
+                    && self.unused_piece(pos, m.to(), plies, nest));
             pos.undo_move(m, undo);
             if !useless {
                 return false;
@@ -249,6 +287,47 @@ impl TsumeWalk {
         };
         pos.undo_move(m, undo);
         ok
+    }
+
+    /// Under [`UselessRule::PieceUnused`]: whether the drop interposition on
+    /// `sq` just played (`pos`: attacker to move), not mated within the
+    /// `plies` left where it was made, is useless because some capture of
+    /// it is mated as quickly with the piece set aside as with it in hand
+    /// (that mate looked for within bounds from `plies`, growing by two,
+    /// up to [`UNUSED_PIECE_EXTRA_PLIES`] more).
+    fn unused_piece(&mut self, pos: &mut Position, sq: Square, plies: u32, nest: u32) -> bool {
+        let Some(piece) = pos.piece_at(sq) else {
+            return false;
+        };
+        for &x in check_moves(pos).iter().filter(|x| x.to() == sq) {
+            let undo = pos.do_move(x);
+            let mut with_piece = pos.clone();
+            pos.undo_move(x, undo);
+            let mut without = set_aside(&with_piece, piece.kind());
+            for b in (plies..=plies + UNUSED_PIECE_EXTRA_PLIES).step_by(2) {
+                if !self.nested_and(&mut with_piece, b, nest) {
+                    continue;
+                }
+                if self.nested_and(&mut without, b, nest) {
+                    return true;
+                }
+                break;
+            }
+        }
+        false
+    }
+
+    /// Whether `q` (the defender to move) is mated within `plies`, as a
+    /// nested test (not through a position on the path).
+    fn nested_and(&mut self, q: &mut Position, plies: u32, nest: u32) -> bool {
+        let key = q.key();
+        if self.path.contains(&key) {
+            return false;
+        }
+        self.path.push(key);
+        let r = self.and(q, plies, nest + 1);
+        self.path.pop();
+        r
     }
 
     /// Whether the drop interposition on `sq` just played (`pos`: attacker

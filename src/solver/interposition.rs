@@ -37,6 +37,33 @@
 //! [`crate::solver::exhaustive::tsume_shortest_mate`] is a plain reference
 //! implementation of this definition; the tests hold the solver to it.
 //!
+//! # A looser rule: is the piece used?
+//!
+//! Some authors call a drop useless when the attacker, having captured it,
+//! never needs the piece, however long the mate after the capture is
+//! against the defender's other defences. [`UselessRule::PieceUnused`]
+//! (`--useless-rule piece-unused` on the command line) counts by that rule:
+//! clauses 1 and 3 as above, and
+//!
+//! 2'. **No base.** The other defences play no part.
+//!
+//! 4'. **Unused.** The drop is useless when, for some capture, the
+//!    set-aside position is mated within the length of the mate after the
+//!    capture with the piece in hand (so in as many moves: it is never
+//!    mated sooner). That length is looked for within
+//!    [`UNUSED_PIECE_EXTRA_PLIES`] plies beyond those left where the drop
+//!    is judged; a capture whose mate takes longer than that, or that has
+//!    no mate at all, leaves the drop counted.
+//!
+//! Wherever the drop would decide the length (it would outlast the other
+//! defences), a drop useless by this crate's rule is useless by this one
+//! too. Lengths by this rule need the exact length of the mate after each
+//! capture, beyond the bound of the search that meets the drop, so
+//! searches by it cost far more: a bounded question ("mated within so many
+//! plies?", as verify asks it) is usually answered, while a whole tsume
+//! answer of a long problem may not be within minutes.
+//! [`crate::solver::exhaustive::tsume_mates_within_by`] is its reference.
+//!
 //! ```
 //! use tsume::core::Position;
 //! use tsume::solver::interposition::interposition_squares;
@@ -44,6 +71,8 @@
 //! let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
 //! assert_eq!(interposition_squares(&pos).count(), 7);
 //! ```
+
+use std::str::FromStr;
 
 use crate::core::attacks::between;
 use crate::core::movegen::{MoveList, generate_evasions};
@@ -117,6 +146,91 @@ pub fn has_counted_evasion(pos: &Position) -> bool {
     let mut evasions = MoveList::new();
     generate_evasions(pos, &mut evasions);
     evasions.iter().any(|&m| !drops.contains(m))
+}
+
+/// Which rule decides whether a drop between checker and king is useless.
+///
+/// Both look at the attacker's captures of the dropped piece, and at the
+/// position after such a capture with the piece set aside ([`set_aside`]).
+///
+/// ```
+/// use tsume::solver::interposition::UselessRule;
+/// assert_eq!(UselessRule::default(), UselessRule::WithinOtherDefences);
+/// assert_eq!(UselessRule::PieceUnused.name(), "piece-unused");
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum UselessRule {
+    /// This crate's rule (the module docs above): useless when, with the
+    /// piece set aside, the attacker mates within the longest of the
+    /// defender's other defences.
+    #[default]
+    WithinOtherDefences,
+    /// The looser rule some authors use, which asks only whether the piece
+    /// is used: useless when, with the piece set aside, the attacker mates
+    /// as quickly as with it in hand after the capture, however long that
+    /// mate is against the defender's other defences. Wherever the drop
+    /// would decide the length, a drop useless by this crate's rule is
+    /// useless by this one too. The mate after the capture is looked for
+    /// within [`UNUSED_PIECE_EXTRA_PLIES`] plies beyond those left where
+    /// the drop is judged; a drop whose capture takes longer to mate
+    /// counts.
+    PieceUnused,
+}
+
+/// How far beyond the plies left at a drop [`UselessRule::PieceUnused`]
+/// looks for the mate after the capture.
+pub const UNUSED_PIECE_EXTRA_PLIES: u32 = 16;
+
+impl UselessRule {
+    /// Every rule, this crate's first.
+    pub const ALL: [UselessRule; 2] = [UselessRule::WithinOtherDefences, UselessRule::PieceUnused];
+
+    /// A name for machine-readable output and command lines (what
+    /// [`Display`](std::fmt::Display) writes and [`FromStr`] reads).
+    pub fn name(self) -> &'static str {
+        match self {
+            UselessRule::WithinOtherDefences => "within-other-defences",
+            UselessRule::PieceUnused => "piece-unused",
+        }
+    }
+}
+
+impl std::fmt::Display for UselessRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`UselessRule`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownUselessRule(pub String);
+
+impl std::fmt::Display for UnknownUselessRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown rule for useless interpositions '{}' (expected within-other-defences or piece-unused)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownUselessRule {}
+
+impl FromStr for UselessRule {
+    type Err = UnknownUselessRule;
+
+    /// ```
+    /// use tsume::solver::interposition::UselessRule;
+    /// assert_eq!("piece-unused".parse(), Ok(UselessRule::PieceUnused));
+    /// assert!("unused".parse::<UselessRule>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<UselessRule, UnknownUselessRule> {
+        UselessRule::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| UnknownUselessRule(s.to_string()))
+    }
 }
 
 /// Interpositions a search leaves out, as if they could not be made: the

@@ -26,7 +26,7 @@ pub mod repetition;
 mod search;
 pub mod tt;
 
-use interposition::Ignored;
+use interposition::{Ignored, UselessRule};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -85,6 +85,9 @@ pub struct Limits {
     /// shortest attack, longest defence, useless interpositions not counted.
     /// Otherwise the line is the first proof found. On by default.
     pub shortest: bool,
+    /// The rule for useless drops of the tsume answer and of
+    /// [`Solver::mated_within`] (this crate's by default).
+    pub useless_rule: UselessRule,
 }
 
 impl Default for Limits {
@@ -94,6 +97,7 @@ impl Default for Limits {
             time: None,
             defender_to_move: false,
             shortest: true,
+            useless_rule: UselessRule::WithinOtherDefences,
         }
     }
 }
@@ -198,13 +202,13 @@ pub struct Solver {
     clears: u32,
 }
 
-/// A key for the pieces out of play (in neither hand nor on the board).
-/// They never change during a search; mixing them into the table key makes
-/// "a larger attacker hand means a smaller defender hand" exact.
 /// The table namespaces of searches where some interpositions do not count.
 const IGNORED_DROPS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
 const IGNORED_ALL_SALT: u64 = 0x58c4_0e97_2b1d_a36e;
 
+/// A key for the pieces out of play (in neither hand nor on the board).
+/// They never change during a search; mixing them into the table key makes
+/// "a larger attacker hand means a smaller defender hand" exact.
 fn out_of_play_salt(pos: &Position) -> u64 {
     let mut salt = 0u64;
     for k in PieceKind::HAND {
@@ -308,6 +312,8 @@ impl Solver {
             fallback_salt: None,
             nest: 0,
             ignored: Ignored::Nothing,
+            rule: UselessRule::WithinOtherDefences,
+            unused_tests: Default::default(),
             stats: Default::default(),
         }
     }
@@ -325,15 +331,32 @@ impl Solver {
         let attacker = !pos.side_to_move();
         pos.king_square(pos.side_to_move())?;
         let mut search = self.search(attacker, out_of_play_salt(pos), nodes, None);
-        let mut t = answer::TsumeSearch::new(&mut search, pos);
+        let mut t = answer::TsumeSearch::new(&mut search, pos, UselessRule::WithinOtherDefences);
         t.is_useless(pos, m, plies)
     }
 
     /// Whether `pos` is mated within `plies` plies by tsume counting
-    /// (useless interpositions not counted): a bounded search, much cheaper
-    /// than [`solve`](Self::solve) when the answer is no. The attacker is
-    /// the side to move, or the other side with `limits.defender_to_move`;
-    /// `limits.shortest` plays no part.
+    /// (useless interpositions not counted, by `limits.useless_rule`): a
+    /// bounded search, much cheaper than [`solve`](Self::solve) when the
+    /// answer is no. The attacker is the side to move, or the other side
+    /// with `limits.defender_to_move`; `limits.shortest` plays no part.
+    ///
+    /// ```
+    /// use tsume::core::Position;
+    /// use tsume::solver::interposition::UselessRule;
+    /// use tsume::solver::{Limits, Solver, Within};
+    /// // White's king on 9a, checked by the rook on 1a and boxed in by the
+    /// // gold on 8c, has only drops between them: the rook captures any of
+    /// // them and mates as well without the piece, so by either rule the
+    /// // king is mated where it stands.
+    /// let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
+    /// let mut solver = Solver::new(16);
+    /// for useless_rule in [UselessRule::WithinOtherDefences, UselessRule::PieceUnused] {
+    ///     let limits = Limits { useless_rule, ..Limits::default() };
+    ///     let r = solver.mated_within(&pos, 2, &limits).unwrap();
+    ///     assert!(matches!(r, Within::Mated { .. }));
+    /// }
+    /// ```
     pub fn mated_within(
         &mut self,
         pos: &Position,
@@ -342,7 +365,7 @@ impl Solver {
     ) -> Result<Within, SolveError> {
         let (mut search, _) = self.limited_search(pos, limits, out_of_play_salt(pos))?;
         let r = {
-            let mut t = answer::TsumeSearch::new(&mut search, pos);
+            let mut t = answer::TsumeSearch::new(&mut search, pos, limits.useless_rule);
             t.within(pos, plies)
         };
         let within = Within::of(r, search.nodes, search.aborted);
@@ -433,7 +456,13 @@ impl Solver {
                         .max(ANSWER_MIN_NODES);
                     search.node_limit = node_limit.min(search.nodes.saturating_add(allowance));
                 }
-                let a = answer::answer(&mut search, pos, upper, found.as_deref());
+                let a = answer::answer(
+                    &mut search,
+                    pos,
+                    upper,
+                    found.as_deref(),
+                    limits.useless_rule,
+                );
                 at_least = a.at_least;
                 // An answer cut short by a limit gives the line of the
                 // longest resistance known when that reaches the length

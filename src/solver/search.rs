@@ -3,6 +3,8 @@
 //! path-keyed repetition results.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+
+use hashbrown::HashMap;
 use std::time::Instant;
 
 use crate::core::movegen::{MoveList, generate_checks};
@@ -11,8 +13,8 @@ use crate::core::{Color, Hand, Move, PieceKind, Position};
 use super::Limit;
 use super::hands;
 use super::interposition::{
-    DropInterpositions, Ignored, counted_evasions, generate_counted_evasions, has_counted_evasion,
-    set_aside,
+    DropInterpositions, Ignored, UNUSED_PIECE_EXTRA_PLIES, UselessRule, counted_evasions,
+    generate_counted_evasions, has_counted_evasion, set_aside,
 };
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, MAX_FINITE, Probe, Table};
@@ -190,7 +192,26 @@ pub(crate) struct Search<'a> {
     /// Interpositions left out (see [`Ignored`]): a defender left with
     /// none of its other moves is mated. Its own table namespace.
     pub ignored: Ignored,
+    /// The rule for useless drops under tsume counting (its own table
+    /// namespace).
+    pub rule: UselessRule,
+    /// Under [`UselessRule::PieceUnused`], what the test of a capture found,
+    /// by the key of the position after it (see
+    /// [`Search::unused_piece_interposition`]).
+    pub unused_tests: HashMap<u64, UnusedTest>,
     pub stats: Stats,
+}
+
+/// What the test of a capture of a drop interposition by
+/// [`UselessRule::PieceUnused`] found.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum UnusedTest {
+    /// The piece is not used: the drop is useless (with the set-aside
+    /// mate's proof hand).
+    Unused(Hand),
+    /// The piece is used, or there is no mate after the capture under this
+    /// bound (none at all when [`MAX_PLY`]).
+    UsedWithin(u32),
 }
 
 /// Useless-interposition tests open at once, at most (each is a search of
@@ -376,8 +397,22 @@ impl Search<'_> {
         ply: u32,
         budget: u64,
     ) -> bool {
+        let r = self.plain_search(pos, path, ply, budget);
+        r.dn == 0 && (r.loop_head != NO_LOOP || r.len == DEPTH_ANY)
+    }
+
+    /// A plain search (no length bound, every interposition counted) of at
+    /// most `budget` more nodes at `pos` (on the path by `path`): its
+    /// result, open when the budget ran out (the table keeps its numbers).
+    fn plain_search(&mut self, pos: &mut Position, path: u64, ply: u32, budget: u64) -> NodeResult {
         if self.aborted.is_some() {
-            return false;
+            return NodeResult {
+                pn: 1,
+                dn: 1,
+                hand: Hand::EMPTY,
+                len: 0,
+                loop_head: NO_LOOP,
+            };
         }
         let mode = (
             self.salt,
@@ -402,7 +437,7 @@ impl Search<'_> {
             self.ply_limit,
             self.depth_cut,
         ) = mode;
-        r.dn == 0 && (r.loop_head != NO_LOOP || r.len == DEPTH_ANY)
+        r
     }
 
     /// "No mate within `plies`" for the attacker to move at `pos`: true on
@@ -983,7 +1018,16 @@ impl Search<'_> {
             let limit = (!failed).then(|| self.cap_nodes(budget));
             if let Some(base) = self.drop_base(pos, path, ply, children, drops, exact_base) {
                 let undo = pos.do_move(m);
-                let found = self.useless_interposition(pos, path, ply, m.to(), base);
+                let mut found = self.useless_interposition(pos, path, ply, m.to(), base);
+                if found.is_none()
+                    && failed
+                    && self.rule == UselessRule::PieceUnused
+                    && self.aborted.is_none()
+                {
+                    let left = self.ply_limit.saturating_sub(ply);
+                    let upto = left + UNUSED_PIECE_EXTRA_PLIES;
+                    found = self.unused_piece_interposition(pos, path, ply, m.to(), left, upto);
+                }
                 pos.undo_move(m, undo);
                 if let Some(res) = found {
                     *r = res;
@@ -1100,6 +1144,148 @@ impl Search<'_> {
             }
         }
         None
+    }
+
+    /// Under [`UselessRule::PieceUnused`]: whether the drop interposition
+    /// just played on `sq` (the defender's move from the node at `ply`,
+    /// reached by `path`; `pos` is the attacker to move) is useless because
+    /// the attacker does not use the piece: for some capture of it, the
+    /// least bound from `from` to `upto` (growing by two) under which the
+    /// position after the capture is mated also holds a mate with the piece
+    /// set aside. `from` is a bound that position is known not to be mated
+    /// under less than (the plies left at the node, for a drop that failed
+    /// under them). `Some` with a result that adds nothing to the node's
+    /// length when it is (the drop does not count, whatever its mate's
+    /// length).
+    pub(crate) fn unused_piece_interposition(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        sq: crate::core::Square,
+        from: u32,
+        upto: u32,
+    ) -> Option<NodeResult> {
+        let kind = pos.piece_at(sq)?.kind();
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        for &x in checks.iter().filter(|m| m.to() == sq) {
+            let undo = pos.do_move(x);
+            let mut with_piece = pos.clone();
+            pos.undo_move(x, undo);
+            if self
+                .reps
+                .repeats(with_piece.board_key(), self.attacker_hand(&with_piece))
+            {
+                continue;
+            }
+            let key = with_piece.key();
+            match self.unused_tests.get(&key) {
+                Some(&UnusedTest::Unused(hand)) => return Some(useless_result(hand, 0)),
+                Some(&UnusedTest::UsedWithin(b)) if b >= upto => continue,
+                _ => {}
+            }
+            let mut without = set_aside(&with_piece, kind);
+            // A plain search first: with no mate at all the piece is
+            // needed; a plain mate's length bounds the one looked for.
+            let plain_path = extend_path(path, key ^ 0x91a1_2c0d);
+            let plain =
+                self.plain_search(&mut with_piece, plain_path, ply, UNUSED_PIECE_PLAIN_NODES);
+            if self.aborted.is_some() {
+                return None;
+            }
+            if plain.dn == 0 {
+                if plain.loop_head == NO_LOOP {
+                    self.unused_tests
+                        .insert(key, UnusedTest::UsedWithin(MAX_PLY));
+                }
+                continue;
+            }
+            let mut upper = upto;
+            if plain.pn == 0 {
+                upper = upper.min(plain.len as u32);
+            }
+            let mut b = from;
+            let mut verdict = UnusedTest::UsedWithin(upto);
+            while b <= upper {
+                let r = self.nested_within(&mut with_piece, path, ply, b, 0x0b5e_55ed);
+                if self.aborted.is_some() {
+                    return None;
+                }
+                if r.dn == 0 {
+                    if r.len == DEPTH_ANY {
+                        break;
+                    }
+                    // Not mated within `held` plies: the next bound of the
+                    // same parity past it.
+                    let held = (r.len as u32).max(b);
+                    b += 2 * ((held - b) / 2 + 1);
+                    continue;
+                }
+                if r.pn != 0 {
+                    break;
+                }
+                let s = self.nested_within(&mut without, path, ply, b, 0x5e7a_51de);
+                if self.aborted.is_some() {
+                    return None;
+                }
+                verdict = if s.pn == 0 {
+                    UnusedTest::Unused(s.hand)
+                } else {
+                    UnusedTest::UsedWithin(MAX_PLY)
+                };
+                break;
+            }
+            self.unused_tests.insert(key, verdict);
+            if let UnusedTest::Unused(hand) = verdict {
+                return Some(useless_result(hand, 0));
+            }
+        }
+        None
+    }
+
+    /// Whether `q` (the defender to move, standing in for the node at
+    /// `ply` reached by `path`) is mated within `plies`: from the table,
+    /// else by a nested search under that bound. `tag` tells apart the
+    /// kinds of nested search in the path hash.
+    fn nested_within(
+        &mut self,
+        q: &mut Position,
+        path: u64,
+        ply: u32,
+        plies: u32,
+        tag: u64,
+    ) -> NodeResult {
+        if let Some(p) = self.probe(q) {
+            let r = from_probe(&p);
+            if (r.pn == 0 && r.len as u32 <= plies) || (r.dn == 0 && r.len as u32 >= plies) {
+                return r;
+            }
+        }
+        let q_path = extend_path(path, q.key() ^ tag ^ ((plies as u64) << 40));
+        if let Some(k) = self.reps.recorded(q_path, self.bounded) {
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: k.hand,
+                len: k.len,
+                loop_head: k.head,
+            };
+        }
+        if self.reps.repeats(q.board_key(), self.attacker_hand(q)) {
+            return self.no_mate_within(q, 0);
+        }
+        self.nest += 1;
+        self.reps.push(q.board_key(), self.attacker_hand(q));
+        let ply_limit = self.ply_limit;
+        self.ply_limit = ply + plies;
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            self.mid(q, q_path, INF, INF, ply)
+        });
+        self.ply_limit = ply_limit;
+        self.reps.pop();
+        self.nest -= 1;
+        r
     }
 
     /// The loop head of a node's failure whose children's failures rely
@@ -1248,6 +1434,10 @@ const FIRST_USELESS_ROUND_NODES: u64 = 1000;
 /// to the next (012 alone: 4.0M, 10.7M, 24.4M, 5.5M), so they choose no
 /// more than the order.
 const USELESS_TEST_SHARE: u64 = 4;
+
+/// Nodes of the plain search that starts the test of a drop by
+/// [`UselessRule::PieceUnused`] (see [`Search::unused_piece_interposition`]).
+const UNUSED_PIECE_PLAIN_NODES: u64 = 20_000;
 
 /// What [`Search::judge_drop`] found of a drop interposition.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
