@@ -393,6 +393,68 @@ fn a_longer_drop_defence_says_whether_the_captured_piece_is_needed() {
     }
 }
 
+/// A longer king move whose lines hold drops that this crate's rule counts
+/// is searched again by the looser rule that asks only whether a captured
+/// piece is used: on 将棋無双 第39番 (from move 15) the king's 6f7f still
+/// outlasts the published 6f7e by that rule, on 第25番 (from move 9) the
+/// king's 4d5e is mated by it within the plies the published 4d5c lasts.
+#[test]
+fn a_longer_king_move_is_judged_by_the_piece_unused_rule_too() {
+    use tsume::solver::interposition::UselessRule;
+    for (name, from, longer, by) in [
+        ("039", 15, "6f7f", LongerBy::PieceUnusedRuleToo),
+        ("025", 9, "4d5e", LongerBy::NotByPieceUnusedRule),
+    ] {
+        let row = common::musou_row(name);
+        let mut pos: Position = row.sfen.parse().unwrap();
+        let published = moves(&row.sfen, &row.solution.join(" "));
+        for &m in &published[..from - 1] {
+            pos.do_move(m);
+        }
+        let options = Options {
+            solution: Some(published[from - 1..].to_vec()),
+            ..Options::default()
+        };
+        let mut solver = Solver::new(64);
+        let r = verify(&mut solver, &pos, &options).unwrap();
+        let departs = r
+            .findings
+            .iter()
+            .find(|f| f.kind == FindingKind::DepartsFromSolution)
+            .unwrap_or_else(|| panic!("{name}: {:?}", r.findings));
+        assert_eq!(departs.ply, 2, "{name}");
+        assert_eq!(r.main_line[1].to_string(), longer, "{name}");
+        assert_eq!(departs.longer_by, Some(by), "{name}: {}", departs.note);
+        assert!(
+            departs.note.contains("whether a captured piece is used"),
+            "{name}: {}",
+            departs.note
+        );
+        // The same question asked directly, over the table verify left:
+        // the king move against the plies the published defence lasts
+        // after it (by this crate's count), by each rule.
+        let given = departs.length.unwrap();
+        let after = pos.after(r.main_line[0]).after(r.main_line[1]);
+        let limits = Limits {
+            nodes: Some(2_000_000),
+            ..Limits::default()
+        };
+        let ours = solver.mated_within(&after, given - 1, &limits).unwrap();
+        assert!(matches!(ours, Within::NotMated { .. }), "{name}: {ours:?}");
+        let unused = Limits {
+            useless_rule: UselessRule::PieceUnused,
+            ..limits
+        };
+        let looser = solver.mated_within(&after, given - 1, &unused).unwrap();
+        let mated = matches!(looser, Within::Mated { .. });
+        assert_eq!(
+            mated,
+            by == LongerBy::NotByPieceUnusedRule,
+            "{name}: {looser:?}"
+        );
+    }
+}
+
 /// A side line that comes back into the main line is judged there. After
 /// 5d5g+ the defence 4h3i runs 6g4i 3i4i into the main line's position
 /// after 4h3h 6g4i 3h4i, where 5g5h and B*2g mate as fast as 5g4g: the main

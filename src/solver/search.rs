@@ -197,7 +197,9 @@ pub(crate) struct Search<'a> {
     pub rule: UselessRule,
     /// Under [`UselessRule::PieceUnused`], what the test of a capture found,
     /// by the key of the position after it (see
-    /// [`Search::unused_piece_interposition`]).
+    /// [`Search::unused_piece_interposition`]). Kept for the whole search,
+    /// whatever the path: like the table's, these results do not look at
+    /// repetitions.
     pub unused_tests: HashMap<u64, UnusedTest>,
     pub stats: Stats,
 }
@@ -1111,31 +1113,7 @@ impl Search<'_> {
             let undo = pos.do_move(x);
             let mut q0 = set_aside(pos, kind);
             pos.undo_move(x, undo);
-            let q0_path = extend_path(path, q0.key() ^ 0x5e7a_51de ^ ((remaining as u64) << 40));
-            if self.reps.recorded(q0_path, self.bounded).is_some() {
-                continue;
-            }
-            if let Some(p) = self.probe(&q0) {
-                if p.pn == 0 && p.len as u32 <= remaining {
-                    return Some(useless_result(p.hand, p.len));
-                }
-                if p.dn == 0 && p.len as u32 >= remaining {
-                    continue;
-                }
-            }
-            if self.reps.repeats(q0.board_key(), self.attacker_hand(&q0)) {
-                continue;
-            }
-            self.nest += 1;
-            self.reps.push(q0.board_key(), self.attacker_hand(&q0));
-            let ply_limit = self.ply_limit;
-            self.ply_limit = ply + remaining;
-            let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-                self.mid(&mut q0, q0_path, INF, INF, ply)
-            });
-            self.ply_limit = ply_limit;
-            self.reps.pop();
-            self.nest -= 1;
+            let r = self.nested_within(&mut q0, path, ply, remaining, SET_ASIDE_TAG);
             if r.pn == 0 && r.len as u32 <= remaining {
                 return Some(useless_result(r.hand, r.len));
             }
@@ -1208,7 +1186,7 @@ impl Search<'_> {
             let mut b = from;
             let mut verdict = UnusedTest::UsedWithin(upto);
             while b <= upper {
-                let r = self.nested_within(&mut with_piece, path, ply, b, 0x0b5e_55ed);
+                let r = self.nested_within(&mut with_piece, path, ply, b, WITH_PIECE_TAG);
                 if self.aborted.is_some() {
                     return None;
                 }
@@ -1225,7 +1203,7 @@ impl Search<'_> {
                 if r.pn != 0 {
                     break;
                 }
-                let s = self.nested_within(&mut without, path, ply, b, 0x5e7a_51de);
+                let s = self.nested_within(&mut without, path, ply, b, SET_ASIDE_TAG);
                 if self.aborted.is_some() {
                     return None;
                 }
@@ -1256,12 +1234,6 @@ impl Search<'_> {
         plies: u32,
         tag: u64,
     ) -> NodeResult {
-        if let Some(p) = self.probe(q) {
-            let r = from_probe(&p);
-            if (r.pn == 0 && r.len as u32 <= plies) || (r.dn == 0 && r.len as u32 >= plies) {
-                return r;
-            }
-        }
         let q_path = extend_path(path, q.key() ^ tag ^ ((plies as u64) << 40));
         if let Some(k) = self.reps.recorded(q_path, self.bounded) {
             return NodeResult {
@@ -1272,8 +1244,21 @@ impl Search<'_> {
                 loop_head: k.head,
             };
         }
+        if let Some(p) = self.probe(q) {
+            let r = from_probe(&p);
+            if (r.pn == 0 && r.len as u32 <= plies) || (r.dn == 0 && r.len as u32 >= plies) {
+                return r;
+            }
+        }
         if self.reps.repeats(q.board_key(), self.attacker_hand(q)) {
-            return self.no_mate_within(q, 0);
+            // Back on the path: no mate this way.
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: self.attacker_hand(q),
+                len: 0,
+                loop_head: NO_LOOP,
+            };
         }
         self.nest += 1;
         self.reps.push(q.board_key(), self.attacker_hand(q));
@@ -1434,6 +1419,11 @@ const FIRST_USELESS_ROUND_NODES: u64 = 1000;
 /// to the next (012 alone: 4.0M, 10.7M, 24.4M, 5.5M), so they choose no
 /// more than the order.
 const USELESS_TEST_SHARE: u64 = 4;
+
+/// Path-hash tags of the nested searches of a useless test: the position
+/// after a capture with the piece set aside, and with it in hand.
+const SET_ASIDE_TAG: u64 = 0x5e7a_51de;
+const WITH_PIECE_TAG: u64 = 0x0b5e_55ed;
 
 /// Nodes of the plain search that starts the test of a drop by
 /// [`UselessRule::PieceUnused`] (see [`Search::unused_piece_interposition`]).
