@@ -214,7 +214,7 @@ fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
         let mut solver = Solver::new(16);
         for plies in [1, 3, 5] {
             let Some(expected) =
-                tsume_mates_within_by(&pos, plies, UselessRule::PieceUnused, 1_000_000)
+                tsume_mates_within_by(&pos, plies, UselessRule::PieceUnused, 300_000)
             else {
                 continue;
             };
@@ -248,4 +248,40 @@ fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
     }
     assert!(compared > 1300, "{compared}");
     assert!(decides > 0, "{decides}");
+}
+
+/// Clauses 2' and 4' of the looser rule (`UselessRule::PieceUnused`): the
+/// other defences play no part, only whether the captured piece is used.
+/// After L*2e the drops on 2d, captured and set aside, leave mates longer
+/// than the king's other defences, so this crate's rule counts them (7
+/// plies, `a_drop_whose_capture_leaves_a_longer_mate_counts`); but the
+/// mate after the capture is as quick without the piece, so by the looser
+/// rule they never count and the king's 2c1b is the longest defence: 3
+/// plies. A moved interposition counts by both rules.
+#[test]
+fn by_the_piece_unused_rule_only_the_use_of_the_piece_counts() {
+    use tsume::solver::exhaustive::tsume_mates_within_by;
+    use tsume::solver::interposition::UselessRule;
+    let unused = Limits {
+        useless_rule: UselessRule::PieceUnused,
+        ..Limits::default()
+    };
+    let solve = |sfen: &str, limits: &Limits| {
+        let pos: Position = sfen.parse().unwrap();
+        let r = Solver::new(64).solve(&pos, limits).unwrap();
+        let Outcome::Mate { moves } = r.outcome else {
+            panic!("{sfen}: {:?}", r.outcome);
+        };
+        assert!(r.exact, "{sfen}");
+        (pos, moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
+    };
+    let sfen = "9/9/7kB/9/5l3/5+BL2/9/9/9 b L2r4g4s4nl18p 1";
+    let (pos, line) = solve(sfen, &unused);
+    assert_eq!(line, ["L*2e", "2c1b", "1c2b+"]);
+    assert_eq!(solve(sfen, &Limits::default()).1.len(), 7);
+    let by = |plies| tsume_mates_within_by(&pos, plies, UselessRule::PieceUnused, 1_000_000);
+    assert_eq!((by(1), by(3)), (Some(false), Some(true)));
+    // The knight moved onto the line (2f1h+) counts by both.
+    let sfen = "9/9/9/9/9/7np/8k/8B/7LR b rb4g4s3n3l17p 1";
+    assert_eq!(solve(sfen, &unused).1, ["1h6c+", "2f1h+", "6c2g"]);
 }
