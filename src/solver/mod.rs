@@ -346,13 +346,17 @@ impl Solver {
     /// use tsume::solver::interposition::UselessRule;
     /// use tsume::solver::{Limits, Solver, Within};
     /// // White's king on 9a, checked by the rook on 1a and boxed in by the
-    /// // gold on 8c, has only drops between them: the rook captures any of
-    /// // them and mates as well without the piece, so by either rule the
-    /// // king is mated where it stands.
-    /// let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
+    /// // gold on 8c and the knight on 7c, has only drops between them: the
+    /// // rook captures any of them and mates as well without the piece, so
+    /// // by either rule the king is mated where it stands.
+    /// let pos: Position = "k7R/9/1GN6/9/9/9/9/9/9 w r2b3g4s3n4l18p 1".parse().unwrap();
     /// let mut solver = Solver::new(16);
     /// for useless_rule in [UselessRule::WithinOtherDefences, UselessRule::PieceUnused] {
-    ///     let limits = Limits { useless_rule, ..Limits::default() };
+    ///     let limits = Limits {
+    ///         useless_rule,
+    ///         defender_to_move: true,
+    ///         ..Limits::default()
+    ///     };
     ///     let r = solver.mated_within(&pos, 2, &limits).unwrap();
     ///     assert!(matches!(r, Within::Mated { .. }));
     /// }
