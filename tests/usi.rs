@@ -153,6 +153,7 @@ fn handshake_and_a_mate_from_a_position_with_moves() {
         "option name USI_Ponder type check default false",
         "option name MateNodes type spin default 0 min 0 max 2000000000",
         "option name ShortestAnswer type check default true",
+        "option name UselessRule type combo default within-other-defences var within-other-defences var piece-unused",
     ] {
         assert!(hello.iter().any(|l| l == option), "{option}: {hello:?}");
     }
@@ -359,4 +360,22 @@ fn a_gui_may_start_the_engine_without_arguments() {
     e.send("isready");
     let status = e.exit_within(SEC * 5);
     assert_eq!(status.code(), Some(2));
+}
+
+/// `UselessRule`: after L*1c the defender has only drops on 1b, counted by
+/// the default rule (the knight mates after one) and useless by
+/// `piece-unused` (the attacker does not use the captured piece).
+#[test]
+fn the_rule_for_useless_drops_is_an_option() {
+    let pos = "8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1";
+    let mut e = Engine::start(&["usi"]);
+    e.send("usi");
+    e.until(SEC * 5, |l| l == "usiok");
+    e.send(&format!("position sfen {pos}"));
+    e.send("go mate 10000");
+    assert_eq!(e.answer(SEC * 10).0, "checkmate L*1c P*1b 1e2c");
+    e.send("setoption name UselessRule value piece-unused");
+    e.send(&format!("position sfen {pos}"));
+    e.send("go mate 10000");
+    assert_eq!(e.answer(SEC * 10).0, "checkmate L*1c");
 }

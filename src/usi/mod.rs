@@ -369,7 +369,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             time: None,
             defender_to_move: false,
             shortest: self.options.shortest,
-            useless_rule: Default::default(),
+            useless_rule: self.options.useless_rule,
         };
         let (mut hold, mut after_ponderhit) = (false, None);
         match &go {

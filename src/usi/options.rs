@@ -18,6 +18,8 @@
 
 use std::fmt;
 
+use crate::solver::interposition::{UnknownUselessRule, UselessRule};
+
 /// The option values the engine searches with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -32,6 +34,9 @@ pub struct Options {
     /// (shortest attack, longest defence, useless interpositions not
     /// counted); off: report the first proof's line at once.
     pub shortest: bool,
+    /// `UselessRule`: which drops between checker and king are useless
+    /// (see [`crate::solver::interposition::UselessRule`]).
+    pub useless_rule: UselessRule,
 }
 
 impl Default for Options {
@@ -41,6 +46,7 @@ impl Default for Options {
             ponder: false,
             mate_nodes: 0,
             shortest: true,
+            useless_rule: UselessRule::WithinOtherDefences,
         }
     }
 }
@@ -48,12 +54,17 @@ impl Default for Options {
 /// The type of a USI option, with its range.
 #[derive(Copy, Clone, Debug)]
 enum Kind {
-    Spin { min: u64, max: u64 },
+    Spin {
+        min: u64,
+        max: u64,
+    },
     Check,
+    /// One of the rules for useless drops, by name.
+    Rule,
 }
 
 /// The options, in the order `usi` announces them.
-const SPECS: [(&str, Kind); 4] = [
+const SPECS: [(&str, Kind); 5] = [
     ("USI_Hash", Kind::Spin { min: 1, max: 65536 }),
     ("USI_Ponder", Kind::Check),
     (
@@ -64,13 +75,14 @@ const SPECS: [(&str, Kind); 4] = [
         },
     ),
     ("ShortestAnswer", Kind::Check),
+    ("UselessRule", Kind::Rule),
 ];
 
 /// A `setoption` the engine cannot take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     #[error(
-        "unknown option `{0}` (the options are USI_Hash, USI_Ponder, MateNodes, ShortestAnswer)"
+        "unknown option `{0}` (the options are USI_Hash, USI_Ponder, MateNodes, ShortestAnswer, UselessRule)"
     )]
     Unknown(String),
     #[error("option {name} needs a value (`setoption name {name} value ...`)")]
@@ -91,6 +103,11 @@ pub enum OptionError {
     },
     #[error("option {name}: `{value}` is neither `true` nor `false`")]
     NotABool { name: &'static str, value: String },
+    #[error("option {name}: {rule}")]
+    NotARule {
+        name: &'static str,
+        rule: UnknownUselessRule,
+    },
 }
 
 impl Options {
@@ -107,6 +124,16 @@ impl Options {
                         "option name {name} type spin default {default} min {min} max {max}"
                     ),
                     Kind::Check => format!("option name {name} type check default {default}"),
+                    Kind::Rule => {
+                        let vars: Vec<String> = UselessRule::ALL
+                            .iter()
+                            .map(|r| format!("var {r}"))
+                            .collect();
+                        format!(
+                            "option name {name} type combo default {default} {}",
+                            vars.join(" ")
+                        )
+                    }
                 }
             })
             .collect()
@@ -118,6 +145,7 @@ impl Options {
             "USI_Hash" => self.hash_mb.to_string(),
             "USI_Ponder" => self.ponder.to_string(),
             "MateNodes" => self.mate_nodes.to_string(),
+            "UselessRule" => self.useless_rule.to_string(),
             _ => self.shortest.to_string(),
         }
     }
@@ -165,6 +193,11 @@ impl Options {
                     "USI_Ponder" => self.ponder = b,
                     _ => self.shortest = b,
                 }
+            }
+            Kind::Rule => {
+                self.useless_rule = value
+                    .parse()
+                    .map_err(|rule| OptionError::NotARule { name, rule })?;
             }
         }
         Ok(())
@@ -224,5 +257,10 @@ mod tests {
         assert_eq!(back, o);
         assert_eq!(o.mate_nodes, 1000);
         assert!(o.ponder && !o.shortest);
+        o.set("uselessrule", Some("piece-unused")).unwrap();
+        assert_eq!(o.useless_rule, UselessRule::PieceUnused);
+        let e = o.set("UselessRule", Some("unused")).unwrap_err();
+        assert!(e.to_string().contains("'unused'"), "{e}");
+        assert_eq!(o.useless_rule, UselessRule::PieceUnused);
     }
 }
