@@ -627,42 +627,37 @@ impl Verifier<'_> {
                 Within::Unknown { .. } => return Ok(None),
             }
         }
-        if self.options.useless_rule == UselessRule::PieceUnused {
-            // The rule the main line follows: nothing more to ask.
-            return Ok(Some((
-                format!(
-                    "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
-                ),
-                LongerBy::SomeDrops,
-            )));
-        }
-        let unused = Limits {
-            useless_rule: UselessRule::PieceUnused,
-            ..limits
+        let depends = format!(
+            "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
+        );
+        // Asked again by the looser rule, unless the main line follows it.
+        let r = if self.options.useless_rule == UselessRule::PieceUnused {
+            None
+        } else {
+            let unused = Limits {
+                useless_rule: UselessRule::PieceUnused,
+                ..limits
+            };
+            let r = self.solver.mated_within(&after, plies, &unused)?;
+            self.nodes += r.nodes();
+            Some(r)
         };
-        let r = self.solver.mated_within(&after, plies, &unused)?;
-        self.nodes += r.nodes();
-        let (by_unused, by) = match r {
-            Within::NotMated { .. } => (
+        let looser = "by the looser rule that asks only whether a captured piece is used";
+        Ok(Some(match r {
+            Some(Within::NotMated { .. }) => (
                 format!(
-                    "; by the looser rule that asks only whether a captured piece is used, {m} is still not mated within {plies}: it outlasts the given defence by that rule too"
+                    "{depends}; {looser}, {m} is still not mated within {plies}: it outlasts the given defence by that rule too"
                 ),
                 LongerBy::PieceUnusedRuleToo,
             ),
-            Within::Mated { .. } => (
+            Some(Within::Mated { .. }) => (
                 format!(
-                    "; by the looser rule that asks only whether a captured piece is used, {m} is mated within {plies}: by that rule the given defence is as long"
+                    "{depends}; {looser}, {m} is mated within {plies}: by that rule the given defence is as long"
                 ),
                 LongerBy::NotByPieceUnusedRule,
             ),
-            Within::Unknown { .. } => (String::new(), LongerBy::SomeDrops),
-        };
-        Ok(Some((
-            format!(
-                "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count{by_unused}"
-            ),
-            by,
-        )))
+            Some(Within::Unknown { .. }) | None => (depends, LongerBy::SomeDrops),
+        }))
     }
 
     /// When the longer defence `rest[0]` at `pos` is a drop between checker

@@ -109,20 +109,26 @@ fn loosest_mated_within(
     }
 }
 
+/// The positions of the rule comparisons: the first 400 rows of antma,
+/// tsumemi and tanuki (short problems).
+fn short_problems() -> Vec<Position> {
+    [
+        "antma_tests.tsv",
+        "tsumemi_samples.tsv",
+        "tanuki_generated.tsv",
+    ]
+    .into_iter()
+    .flat_map(|file| common::problems(file).into_iter().take(400))
+    .filter_map(|row| row.sfen.parse().ok())
+    .collect()
+}
+
 /// The looser rules (no drop between checker and king counts; no
 /// interposition counts at all) against the plain recursion, on the short
 /// problems of three sets, within 1, 3 and 5 plies. Neither mates later than
 /// tsume counting, and the loosest never later than the other.
 #[test]
 fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
-    let mut sets = Vec::new();
-    for file in [
-        "antma_tests.tsv",
-        "tsumemi_samples.tsv",
-        "tanuki_generated.tsv",
-    ] {
-        sets.extend(common::problems(file).into_iter().take(400));
-    }
     let limits = Limits {
         nodes: Some(2_000_000),
         ..Limits::default()
@@ -130,10 +136,7 @@ fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
     let mut compared = 0;
     // Bounds where the rule decides: mated by it, not by the stricter one.
     let (mut drops_matter, mut moves_matter) = (0, 0);
-    for row in sets {
-        let Ok(pos) = row.sfen.parse::<Position>() else {
-            continue;
-        };
+    for pos in short_problems() {
         let mut solver = Solver::new(16);
         for plies in [1, 3, 5] {
             let mut mated = Vec::new();
@@ -147,27 +150,23 @@ fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
                     .unwrap();
                 let found = match got {
                     Within::Mated { plies: p, .. } => {
-                        assert!(p <= plies, "{}: {p} > {plies}", row.sfen);
+                        assert!(p <= plies, "{}: {p} > {plies}", pos);
                         true
                     }
                     Within::NotMated { .. } => false,
-                    Within::Unknown { .. } => panic!("{}: unknown within {plies}", row.sfen),
+                    Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
                 };
-                assert_eq!(found, expected, "{} within {plies}, {ignored:?}", row.sfen);
+                assert_eq!(found, expected, "{} within {plies}, {ignored:?}", pos);
                 compared += 1;
                 mated.push(found);
             }
             let [drops, all] = mated[..] else {
                 continue;
             };
-            assert!(all || !drops, "{}: within {plies}", row.sfen);
+            assert!(all || !drops, "{}: within {plies}", pos);
             let tsume = solver.mated_within(&pos, plies, &limits).unwrap();
             if let Within::Mated { .. } = tsume {
-                assert!(
-                    drops,
-                    "{}: mated within {plies} by tsume counting",
-                    row.sfen
-                );
+                assert!(drops, "{}: mated within {plies} by tsume counting", pos);
             } else if drops {
                 drops_matter += 1;
             }
@@ -193,24 +192,13 @@ fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
 fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
     use tsume::solver::exhaustive::tsume_mates_within_by;
     use tsume::solver::interposition::UselessRule;
-    let mut sets = Vec::new();
-    for file in [
-        "antma_tests.tsv",
-        "tsumemi_samples.tsv",
-        "tanuki_generated.tsv",
-    ] {
-        sets.extend(common::problems(file).into_iter().take(400));
-    }
     let limits = Limits {
         nodes: Some(2_000_000),
         ..Limits::default()
     };
     let mut compared = 0;
     let mut decides = 0;
-    for row in sets {
-        let Ok(pos) = row.sfen.parse::<Position>() else {
-            continue;
-        };
+    for pos in short_problems() {
         let mut solver = Solver::new(16);
         for plies in [1, 3, 5] {
             let Some(expected) =
@@ -220,27 +208,27 @@ fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
             };
             let mated = |w: Within| match w {
                 Within::Mated { plies: p, .. } => {
-                    assert!(p <= plies, "{}: {p} > {plies}", row.sfen);
+                    assert!(p <= plies, "{}: {p} > {plies}", pos);
                     true
                 }
                 Within::NotMated { .. } => false,
-                Within::Unknown { .. } => panic!("{}: unknown within {plies}", row.sfen),
+                Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
             };
             let unused = Limits {
                 useless_rule: UselessRule::PieceUnused,
                 ..limits.clone()
             };
             let got = mated(solver.mated_within(&pos, plies, &unused).unwrap());
-            assert_eq!(got, expected, "{} within {plies}", row.sfen);
+            assert_eq!(got, expected, "{} within {plies}", pos);
             compared += 1;
             let ours = mated(solver.mated_within(&pos, plies, &limits).unwrap());
-            assert!(got || !ours, "{}: within {plies}", row.sfen);
+            assert!(got || !ours, "{}: within {plies}", pos);
             let no_drops = mated(
                 solver
                     .mated_within_ignoring(&pos, plies, Ignored::Drops, &limits)
                     .unwrap(),
             );
-            assert!(no_drops || !got, "{}: within {plies}", row.sfen);
+            assert!(no_drops || !got, "{}: within {plies}", pos);
             if got && !ours {
                 decides += 1;
             }

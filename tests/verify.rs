@@ -303,21 +303,12 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
         ("038", 12, "2c3d", "2c1c", 15),
     ] {
         let row = common::musou_row(name);
-        let pos: Position = row.sfen.parse().unwrap();
         let published = moves(&row.sfen, &row.solution.join(" "));
         assert_eq!(published.len(), answer - 2, "{name}");
-        let options = Options {
-            solution: Some(published.clone()),
-            ..Options::default()
-        };
-        let r = verify(&mut Solver::new(64), &pos, &options).unwrap();
+        let (pos, _, r) = verify_musou_from(name, 1);
         assert!(r.exact, "{name}");
         assert_eq!(r.main_line.len(), answer, "{name}");
-        let departs = r
-            .findings
-            .iter()
-            .find(|f| f.kind == FindingKind::DepartsFromSolution)
-            .unwrap_or_else(|| panic!("{name}: {:?}", r.findings));
+        let departs = departure(name, &r);
         assert_eq!(departs.ply, ply, "{name}");
         assert_eq!(departs.moves[0].to_string(), given, "{name}");
         assert!(departs.note.contains(longer), "{name}: {}", departs.note);
@@ -356,6 +347,34 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
     }
 }
 
+/// 将棋無双 row `name` verified from its published move `from` on (the
+/// position before it, and the published line from there as the given
+/// solution): the position, the solver (its table as verify left it) and
+/// the report.
+fn verify_musou_from(name: &str, from: usize) -> (Position, Solver, Report) {
+    let row = common::musou_row(name);
+    let mut pos: Position = row.sfen.parse().unwrap();
+    let published = moves(&row.sfen, &row.solution.join(" "));
+    for &m in &published[..from - 1] {
+        pos.do_move(m);
+    }
+    let options = Options {
+        solution: Some(published[from - 1..].to_vec()),
+        ..Options::default()
+    };
+    let mut solver = Solver::new(64);
+    let r = verify(&mut solver, &pos, &options).unwrap();
+    (pos, solver, r)
+}
+
+/// The report's departure from the given solution (there must be one).
+fn departure<'r>(name: &str, r: &'r Report) -> &'r tsume::verify::Finding {
+    r.findings
+        .iter()
+        .find(|f| f.kind == FindingKind::DepartsFromSolution)
+        .unwrap_or_else(|| panic!("{name}: {:?}", r.findings))
+}
+
 /// Where the given solution leaves the main line for a shorter defence and
 /// the longer one is a drop between checker and king, verify says whether
 /// the attacker needs the captured piece: 将棋無双 第58番 from move 21 (the
@@ -365,22 +384,8 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
 #[test]
 fn a_longer_drop_defence_says_whether_the_captured_piece_is_needed() {
     for (name, from, drop, needed) in [("058", 21, "P*7c", false), ("096", 43, "G*7b", true)] {
-        let row = common::musou_row(name);
-        let mut pos: Position = row.sfen.parse().unwrap();
-        let published = moves(&row.sfen, &row.solution.join(" "));
-        for &m in &published[..from - 1] {
-            pos.do_move(m);
-        }
-        let options = Options {
-            solution: Some(published[from - 1..].to_vec()),
-            ..Options::default()
-        };
-        let r = verify(&mut Solver::new(64), &pos, &options).unwrap();
-        let departs = r
-            .findings
-            .iter()
-            .find(|f| f.kind == FindingKind::DepartsFromSolution)
-            .unwrap_or_else(|| panic!("{name}: {:?}", r.findings));
+        let (_, _, r) = verify_musou_from(name, from);
+        let departs = departure(name, &r);
         assert_eq!(departs.ply, 2, "{name}");
         assert_eq!(r.main_line[1].to_string(), drop, "{name}");
         assert!(departs.note.contains(drop), "{name}: {}", departs.note);
@@ -405,23 +410,8 @@ fn a_longer_king_move_is_judged_by_the_piece_unused_rule_too() {
         ("039", 15, "6f7f", LongerBy::PieceUnusedRuleToo),
         ("025", 9, "4d5e", LongerBy::NotByPieceUnusedRule),
     ] {
-        let row = common::musou_row(name);
-        let mut pos: Position = row.sfen.parse().unwrap();
-        let published = moves(&row.sfen, &row.solution.join(" "));
-        for &m in &published[..from - 1] {
-            pos.do_move(m);
-        }
-        let options = Options {
-            solution: Some(published[from - 1..].to_vec()),
-            ..Options::default()
-        };
-        let mut solver = Solver::new(64);
-        let r = verify(&mut solver, &pos, &options).unwrap();
-        let departs = r
-            .findings
-            .iter()
-            .find(|f| f.kind == FindingKind::DepartsFromSolution)
-            .unwrap_or_else(|| panic!("{name}: {:?}", r.findings));
+        let (pos, mut solver, r) = verify_musou_from(name, from);
+        let departs = departure(name, &r);
         assert_eq!(departs.ply, 2, "{name}");
         assert_eq!(r.main_line[1].to_string(), longer, "{name}");
         assert_eq!(departs.longer_by, Some(by), "{name}: {}", departs.note);

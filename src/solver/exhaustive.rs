@@ -82,7 +82,7 @@ fn and_node(pos: &mut Position, plies: u32, path: &mut Vec<u64>) -> bool {
 /// Tsume counting (useless interpositions are not counted, see
 /// [`super::interposition`]): whether the side to move mates within `plies`.
 pub fn tsume_mates_within(pos: &Position, plies: u32) -> bool {
-    TsumeWalk::new(pos, u64::MAX).mates_within(pos, plies) == Some(true)
+    tsume_mates_within_by(pos, plies, UselessRule::WithinOtherDefences, u64::MAX) == Some(true)
 }
 
 /// [`tsume_mates_within`] with useless drops judged by `rule`, visiting at
@@ -101,9 +101,7 @@ pub fn tsume_mates_within_by(
     rule: UselessRule,
     max_positions: u64,
 ) -> Option<bool> {
-    let mut walk = TsumeWalk::new(pos, max_positions);
-    walk.rule = rule;
-    walk.mates_within(pos, plies)
+    TsumeWalk::new(pos, max_positions, rule).mates_within(pos, plies)
 }
 
 /// Tsume counting: the length of the shortest mate of at most `max_plies`.
@@ -128,7 +126,7 @@ pub fn tsume_shortest_mate_limited(
     max_plies: u32,
     max_positions: u64,
 ) -> Option<Option<u32>> {
-    let mut walk = TsumeWalk::new(pos, max_positions);
+    let mut walk = TsumeWalk::new(pos, max_positions, UselessRule::WithinOtherDefences);
     for d in (1..=max_plies).step_by(2) {
         if walk.mates_within(pos, d)? {
             return Some(Some(d));
@@ -151,11 +149,7 @@ pub fn tsume_mated_within_by(
     rule: UselessRule,
     max_positions: u64,
 ) -> Option<bool> {
-    let mut walk = TsumeWalk::new(pos, max_positions);
-    walk.rule = rule;
-    let mut p = pos.clone();
-    let r = walk.and(&mut p, plies, 0);
-    (walk.left > 0).then_some(r)
+    TsumeWalk::new(pos, max_positions, rule).mated_within(pos, plies)
 }
 
 /// Nested useless-interposition tests, at most (as in the search).
@@ -171,11 +165,11 @@ struct TsumeWalk {
 }
 
 impl TsumeWalk {
-    fn new(pos: &Position, max_positions: u64) -> TsumeWalk {
+    fn new(pos: &Position, max_positions: u64, rule: UselessRule) -> TsumeWalk {
         TsumeWalk {
             path: vec![pos.key()],
             left: max_positions,
-            rule: UselessRule::WithinOtherDefences,
+            rule,
         }
     }
 
@@ -184,6 +178,14 @@ impl TsumeWalk {
     fn mates_within(&mut self, pos: &Position, plies: u32) -> Option<bool> {
         let mut p = pos.clone();
         let r = self.or(&mut p, plies, 0);
+        (self.left > 0).then_some(r)
+    }
+
+    /// Whether the side to move at `pos`, in check, is mated within
+    /// `plies`; `None` when the walk has given up.
+    fn mated_within(&mut self, pos: &Position, plies: u32) -> Option<bool> {
+        let mut p = pos.clone();
+        let r = self.and(&mut p, plies, 0);
         (self.left > 0).then_some(r)
     }
 
