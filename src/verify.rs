@@ -65,6 +65,7 @@ use hashbrown::HashSet;
 
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
+use crate::solver::defence::DefenceChoice;
 use crate::solver::interposition::{
     DropInterpositions, Ignored, UselessRule, interposition_squares, set_aside,
 };
@@ -72,6 +73,10 @@ use crate::solver::{Limits, Outcome, SolveError, Solver, Within};
 
 /// The longer-alternative search gets this fraction of the node budget.
 const LONGER_ALTERNATIVE_SHARE: u64 = 8;
+
+/// How far beyond the main line's plies left a node's tsume length is
+/// looked for, by the old convention (see `Verifier::tsume_length`).
+const TSUME_LENGTH_REACH: u32 = 200;
 
 /// What to verify against, and the limits of each search.
 #[derive(Clone, Debug)]
@@ -89,6 +94,11 @@ pub struct Options {
     pub time: Option<Duration>,
     /// The rule for useless drops the main line and every check follow.
     pub useless_rule: UselessRule,
+    /// Which defence the main line and the side lines follow. By
+    /// [`DefenceChoice::EmptyHandFirst`] a side line may outlast the main
+    /// line when it leaves the attacker pieces in hand: reported as
+    /// [`FindingKind::LongerSideLine`].
+    pub defence: DefenceChoice,
 }
 
 impl Default for Options {
@@ -100,6 +110,7 @@ impl Default for Options {
             main_nodes: None,
             time: None,
             useless_rule: UselessRule::WithinOtherDefences,
+            defence: DefenceChoice::Longest,
         }
     }
 }
@@ -138,6 +149,11 @@ pub enum FindingKind {
     SideLineAlternative,
     /// 変同: a side line as long as the main line (minor).
     SameLengthSideLine,
+    /// 変長駒余り: by [`DefenceChoice::EmptyHandFirst`] only, a side line
+    /// longer than the main line that leaves the attacker pieces in hand
+    /// (minor: the convention asked for accepts it; by today's rule the
+    /// main line would follow it).
+    LongerSideLine,
     /// 不詰: no mate at all.
     NoMate,
     /// The given solution is not the main line.
@@ -155,6 +171,7 @@ impl FindingKind {
                 | FindingKind::LongerAlternativeMate
                 | FindingKind::SideLineAlternative
                 | FindingKind::SameLengthSideLine
+                | FindingKind::LongerSideLine
                 | FindingKind::Unchecked
         )
     }
@@ -169,6 +186,7 @@ impl FindingKind {
             FindingKind::PiecesLeft => "駒余り",
             FindingKind::SideLineAlternative => "変化別詰",
             FindingKind::SameLengthSideLine => "変同",
+            FindingKind::LongerSideLine => "変長駒余り",
             FindingKind::NoMate => "不詰",
             FindingKind::DepartsFromSolution => "手順相違",
             FindingKind::Unchecked => "未確認",
@@ -185,6 +203,7 @@ impl FindingKind {
             FindingKind::PiecesLeft => "pieces-left",
             FindingKind::SideLineAlternative => "side-line-alternative",
             FindingKind::SameLengthSideLine => "same-length-side-line",
+            FindingKind::LongerSideLine => "longer-side-line",
             FindingKind::NoMate => "no-mate",
             FindingKind::DepartsFromSolution => "departs-from-solution",
             FindingKind::Unchecked => "unchecked",
@@ -261,6 +280,11 @@ pub struct Finding {
     /// For a given defence shorter than the main line's: by which rules
     /// the main line's defence is the longer (`None` when not judged).
     pub longer_by: Option<LongerBy>,
+    /// For a given defence shorter than the main line's: the main line's
+    /// defence leaves the attacker pieces in hand at the end of its line,
+    /// where the given one uses them up, so the given defence is the one
+    /// the old convention plays ([`DefenceChoice::EmptyHandFirst`], 変長駒余り).
+    pub longer_leaves_pieces: bool,
 }
 
 /// The result of a verification.
@@ -308,6 +332,7 @@ pub fn verify(
                     kind: FindingKind::NoMate,
                     ply: 0,
                     longer_by: None,
+                    longer_leaves_pieces: false,
                     moves: Vec::new(),
                     length: None,
                     main_length: None,
@@ -382,6 +407,7 @@ impl Verifier<'_> {
             defender_to_move: defender,
             shortest,
             useless_rule: self.options.useless_rule,
+            defence: self.options.defence,
         })
     }
 
@@ -446,11 +472,27 @@ impl Verifier<'_> {
         })
     }
 
+    /// The tsume length of `pos` (the defender to move, mated within no
+    /// fewer than `from` plies): the first bound from `from` on, by twos,
+    /// that it is mated within; `from` when a limit stops the searches.
+    fn tsume_length(&mut self, pos: &Position, from: u32) -> Result<u32, SolveError> {
+        let mut bound = from;
+        while bound <= from + TSUME_LENGTH_REACH {
+            match self.within(pos, bound, true)? {
+                Within::Mated { .. } => return Ok(bound),
+                Within::NotMated { .. } => bound += 2,
+                Within::Unknown { .. } => break,
+            }
+        }
+        Ok(from)
+    }
+
     fn unchecked(&mut self, ply: usize, m: Move, note: &str) {
         self.findings.push(Finding {
             kind: FindingKind::Unchecked,
             ply,
             longer_by: None,
+            longer_leaves_pieces: false,
             moves: vec![m],
             length: None,
             main_length: None,
@@ -474,6 +516,7 @@ impl Verifier<'_> {
                 kind: FindingKind::ShorterMate,
                 ply: 1,
                 longer_by: None,
+                longer_leaves_pieces: false,
                 moves: main.to_vec(),
                 length: Some(n),
                 main_length: Some(intended),
@@ -497,9 +540,12 @@ impl Verifier<'_> {
                 let after = pos.after(g);
                 let attacking = pos.side_to_move() == attacker;
                 let mut longer_by = None;
+                let mut longer_leaves_pieces = false;
                 let (note, length) = match self.solve(&after, attacking, None)? {
                     Solved::Mate(rest, _) => {
                         let len = rest.len() as u32 + 1;
+                        let given_hand = replay(&after, &rest).1.hand(attacker);
+                        let main_hand = replay(&pos, &line[i..]).1.hand(attacker);
                         if attacking && len > left {
                             (
                                 format!("the given move mates in {len}, but {m} mates in {left}"),
@@ -517,7 +563,25 @@ impl Verifier<'_> {
                                 note.push_str(&why);
                                 longer_by = Some(by);
                             }
+                            if !main_hand.is_empty() && given_hand.is_empty() {
+                                longer_leaves_pieces = true;
+                                note.push_str(&format!(
+                                    "; {m}'s line ends with the attacker holding {}, the given one with an empty hand: by the old convention (変長駒余り, --defence empty-hand-first) the given defence is the main line",
+                                    hand_text(main_hand)
+                                ));
+                            }
                             (note, Some(len))
+                        } else if !attacking
+                            && len > left
+                            && self.options.defence == DefenceChoice::EmptyHandFirst
+                        {
+                            (
+                                format!(
+                                    "the given defence lasts {len}, longer than {m}'s {left}, but its line ends with the attacker holding {}: by the old convention {m} is the main line",
+                                    hand_text(given_hand)
+                                ),
+                                Some(len),
+                            )
                         } else {
                             // As good: an alternative solution or 変同,
                             // reported along the main line. Follow the
@@ -545,6 +609,7 @@ impl Verifier<'_> {
                     kind: FindingKind::DepartsFromSolution,
                     ply: i + 1,
                     longer_by,
+                    longer_leaves_pieces,
                     moves: vec![g],
                     length,
                     main_length: Some(left),
@@ -561,6 +626,7 @@ impl Verifier<'_> {
                 kind: FindingKind::DepartsFromSolution,
                 ply: i + 1,
                 longer_by: None,
+                longer_leaves_pieces: false,
                 moves: line[i..].to_vec(),
                 length: Some(line.len() as u32),
                 main_length: intended,
@@ -765,6 +831,7 @@ impl Verifier<'_> {
                                 kind,
                                 ply: i + 1,
                                 longer_by: None,
+                                longer_leaves_pieces: false,
                                 moves,
                                 length: Some(len),
                                 main_length: Some(left),
@@ -785,6 +852,7 @@ impl Verifier<'_> {
                                     kind: FindingKind::LongerAlternativeMate,
                                     ply: i + 1,
                                     longer_by: None,
+                                    longer_leaves_pieces: false,
                                     moves,
                                     length: None,
                                     main_length: Some(left),
@@ -800,6 +868,13 @@ impl Verifier<'_> {
                     }
                 }
             } else {
+                // A drop is judged against the node's tsume length, which by
+                // the old convention may exceed what the main line has left.
+                let tsume_left = if self.options.defence == DefenceChoice::EmptyHandFirst {
+                    self.tsume_length(&pos, left)?
+                } else {
+                    left
+                };
                 for &e in evasion_moves(&pos).iter() {
                     if e == m {
                         continue;
@@ -807,7 +882,7 @@ impl Verifier<'_> {
                     match self.solver.is_useless_interposition(
                         &pos,
                         e,
-                        left,
+                        tsume_left,
                         self.options.nodes_per_search,
                     ) {
                         Some(true) => continue,
@@ -849,10 +924,14 @@ impl Verifier<'_> {
                             continue;
                         }
                     };
-                    let len = if same_length {
-                        left
-                    } else if exact {
+                    let old_convention = self.options.defence == DefenceChoice::EmptyHandFirst;
+                    let len = if exact && (old_convention || !same_length) {
+                        // By the old convention a side line's length is its
+                        // own line's, which may differ from the tsume
+                        // length either way.
                         line.len() as u32 + 1
+                    } else if same_length {
+                        left
                     } else {
                         // Shorter than the main line, by how much not known:
                         // 変化別詰 cannot be judged.
@@ -863,13 +942,36 @@ impl Verifier<'_> {
                         );
                         continue;
                     };
-                    if same_length {
+                    if len > left {
+                        // Only by the old convention: the line leaves the
+                        // attacker pieces in hand (else the main line
+                        // would follow it).
+                        let hand = replay(&after, &line).1.hand(attacker);
+                        let mut moves = vec![e];
+                        moves.extend(line.iter().copied());
+                        self.findings.push(Finding {
+                            kind: FindingKind::LongerSideLine,
+                            ply: i + 1,
+                            longer_by: None,
+                            longer_leaves_pieces: false,
+                            moves,
+                            length: Some(len),
+                            main_length: Some(left),
+                            note: format!(
+                                "{e} lasts {len}, longer than the main line's {m} ({left}), but ends with the attacker holding {}: a side line by the old convention",
+                                hand_text(hand)
+                            ),
+                        });
+                        continue;
+                    }
+                    if len == left {
                         let mut moves = vec![e];
                         moves.extend(line.iter().copied());
                         self.findings.push(Finding {
                             kind: FindingKind::SameLengthSideLine,
                             ply: i + 1,
                             longer_by: None,
+                            longer_leaves_pieces: false,
                             moves,
                             length: Some(len),
                             main_length: Some(left),
@@ -886,6 +988,7 @@ impl Verifier<'_> {
                 kind: FindingKind::PiecesLeft,
                 ply: main.len(),
                 longer_by: None,
+                longer_leaves_pieces: false,
                 moves: Vec::new(),
                 length: Some(n),
                 main_length: Some(n),
@@ -960,6 +1063,7 @@ impl Verifier<'_> {
                         kind: FindingKind::SideLineAlternative,
                         ply,
                         longer_by: None,
+                        longer_leaves_pieces: false,
                         moves,
                         length: Some(len),
                         main_length: Some(main_length),

@@ -521,3 +521,32 @@ fn the_rule_for_useless_drops_can_be_chosen() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("'unused'"), "{}", stderr(&out));
 }
+
+#[test]
+fn the_defence_can_follow_the_old_convention() {
+    // After 4a3a 3b2b 3a2a the king's 2b1b lasts longest but leaves the
+    // attacker the lance it takes on 1a; 2b3b is mated two plies sooner
+    // with an empty hand (see tests/defence_choice.rs).
+    let pos = "+R4G2l/6k2/4ppppp/9/9/9/9/9/9 b r2b3g4s4n3l13p 1";
+    for (choice, line) in [
+        ("longest", "4a3a 3b2b 3a2a 2b1b 2a1a 1b2b 9a2a"),
+        ("empty-hand-first", "4a3a 3b2b 3a2a 2b3b 9a3a"),
+    ] {
+        let out = solve(&[pos, "--json", "--defence", choice]);
+        assert!(out.status.success(), "{choice}: {}", stderr(&out));
+        let r = records(&out);
+        let moves: Vec<&str> = r[0]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert_eq!(moves.join(" "), line, "{choice}: {}", r[0]);
+        assert_eq!(r[0]["length"], moves.len(), "{choice}: {}", r[0]);
+        assert_eq!(r[0]["exact"], true, "{choice}: {}", r[0]);
+        assert_mate(&r[0], moves.len());
+    }
+    let out = solve(&[pos, "--defence", "shortest"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("'shortest'"), "{}", stderr(&out));
+}

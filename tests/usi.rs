@@ -379,3 +379,29 @@ fn the_rule_for_useless_drops_is_an_option() {
     e.send("go mate 10000");
     assert_eq!(e.answer(SEC * 10).0, "checkmate L*1c");
 }
+
+#[test]
+fn the_choice_of_defence_is_an_option() {
+    // See tests/defence_choice.rs: the longest defence leaves the attacker
+    // a lance; by the old convention the king is mated two plies sooner
+    // with an empty hand.
+    let pos = "+R4G2l/6k2/4ppppp/9/9/9/9/9/9 b r2b3g4s4n3l13p 1";
+    let mut e = Engine::start(&["usi"]);
+    e.send("usi");
+    let announced = e.until(SEC * 5, |l| l == "usiok");
+    assert!(
+        announced.iter().any(|l| l
+            == "option name DefenceChoice type combo default longest var longest var empty-hand-first"),
+        "{announced:?}"
+    );
+    e.send(&format!("position sfen {pos}"));
+    e.send("go mate 10000");
+    assert_eq!(
+        e.answer(SEC * 10).0,
+        "checkmate 4a3a 3b2b 3a2a 2b1b 2a1a 1b2b 9a2a"
+    );
+    e.send("setoption name DefenceChoice value empty-hand-first");
+    e.send(&format!("position sfen {pos}"));
+    e.send("go mate 10000");
+    assert_eq!(e.answer(SEC * 10).0, "checkmate 4a3a 3b2b 3a2a 2b3b 9a3a");
+}

@@ -4,6 +4,7 @@
 mod common;
 
 use tsume::core::{Move, Position};
+use tsume::solver::defence::DefenceChoice;
 use tsume::solver::{Limits, Solver, Within};
 use tsume::verify::{FindingKind, LongerBy, Options, Report, Verdict, verify};
 
@@ -471,4 +472,74 @@ fn a_side_line_that_returns_into_the_main_line_is_judged_there() {
         r.findings
     );
     assert_none_of(&r, FindingKind::SideLineAlternative);
+}
+
+/// The king's 2b1b at move 4 lasts two plies longer than the given 2b3b
+/// but leaves the attacker the lance it takes on 1a (see
+/// tests/defence_choice.rs). Today's rule: the given line departs there,
+/// and the finding says the old convention would play it. By the old
+/// convention the given line is the main line, and 2b1b a longer side line
+/// that leaves pieces (変長駒余り, minor).
+#[test]
+fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
+    const SFEN: &str = "+R4G2l/6k2/4ppppp/9/9/9/9/9/9 b r2b3g4s4n3l13p 1";
+    let given = moves(SFEN, "4a3a 3b2b 3a2a 2b3b 9a3a");
+    let r = run(
+        SFEN,
+        Options {
+            solution: Some(given.clone()),
+            ..Options::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Flawed);
+    let d = r
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::DepartsFromSolution)
+        .unwrap();
+    assert_eq!((d.ply, d.length, d.main_length), (4, Some(2), Some(4)));
+    assert!(d.longer_leaves_pieces, "{d:?}");
+    assert!(d.note.contains("old convention"), "{}", d.note);
+
+    let r = run(
+        SFEN,
+        Options {
+            solution: Some(given.clone()),
+            defence: DefenceChoice::EmptyHandFirst,
+            ..Options::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
+    assert_eq!(r.main_line, given);
+    assert_none_of(&r, FindingKind::DepartsFromSolution);
+    let longer = r
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::LongerSideLine)
+        .unwrap();
+    assert_eq!(longer.ply, 4);
+    assert_eq!(
+        longer.moves,
+        moves(SFEN, "4a3a 3b2b 3a2a 2b1b 2a1a 1b2b 9a2a")[3..]
+    );
+    assert_eq!((longer.length, longer.main_length), (Some(4), Some(2)));
+    assert!(longer.kind.is_minor());
+
+    // A given line that keeps to the longest defence, by the old
+    // convention: it departs at move 4, where it leaves pieces in hand.
+    let r = run(
+        SFEN,
+        Options {
+            solution: Some(moves(SFEN, "4a3a 3b2b 3a2a 2b1b 2a1a 1b2b 9a2a")),
+            defence: DefenceChoice::EmptyHandFirst,
+            ..Options::default()
+        },
+    );
+    let d = r
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::DepartsFromSolution)
+        .unwrap();
+    assert_eq!((d.ply, d.length, d.main_length), (4, Some(4), Some(2)));
+    assert!(d.note.contains("香"), "{}", d.note);
 }

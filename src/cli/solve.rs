@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
@@ -147,6 +148,14 @@ pub struct Args {
     /// set aside as with it in hand)
     #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences)]
     useless_rule: UselessRule,
+
+    /// Which defence the main line follows: longest (today's rule; among
+    /// equally long ones, one that leaves the attacker no pieces) or
+    /// empty-hand-first (the convention of old collections: the longest
+    /// among the defences whose line ends with the attacker's hand empty,
+    /// a longer one that leaves pieces in hand being a side line, 変長駒余り)
+    #[arg(long, value_name = "CHOICE", default_value_t = DefenceChoice::Longest)]
+    defence: DefenceChoice,
 
     /// Give the defender every piece that is neither on the board nor in
     /// the attacker's hand
@@ -308,6 +317,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             defender_to_move: args.defender,
             shortest: !args.first_line,
             useless_rule: args.useless_rule,
+            defence: args.defence,
         },
     };
     // Set when the output fails, so that the input stops waiting for lines.

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::time::Duration;
+use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
@@ -85,6 +86,13 @@ pub struct Args {
     /// set aside as with it in hand)
     #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences)]
     useless_rule: UselessRule,
+
+    /// Which defence the main line follows: longest (today's rule) or
+    /// empty-hand-first (old collections: a longer side line that leaves
+    /// the attacker pieces in hand is reported as longer-side-line, 変長駒余り,
+    /// and the main line keeps to the longest that uses every piece)
+    #[arg(long, value_name = "CHOICE", default_value_t = DefenceChoice::Longest)]
+    defence: DefenceChoice,
 
     /// Give the defender every piece that is neither on the board nor in
     /// the attacker's hand
@@ -200,6 +208,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             main_nodes: args.main_nodes,
             time: args.time,
             useless_rule: args.useless_rule,
+            defence: args.defence,
         };
         let report = verify(&mut solver, &p.pos, &options)
             .map_err(|e| CliError::Input(format!("{}: {e}", p.origin)))?;
@@ -322,6 +331,8 @@ struct JsonFinding {
     note: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     longer_by: Option<&'static str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    longer_leaves_pieces: bool,
 }
 
 #[derive(Serialize)]
@@ -361,6 +372,7 @@ fn write_json(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
                 main_length: f.main_length,
                 note: f.note.clone(),
                 longer_by: f.longer_by.map(LongerBy::name),
+                longer_leaves_pieces: f.longer_leaves_pieces,
             })
             .collect(),
         nodes: report.nodes,

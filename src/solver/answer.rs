@@ -3,7 +3,11 @@
 //! [`super::interposition`]) are neither counted nor played, and among
 //! equally long defences the one after which the attacker ends with an
 //! empty hand is preferred (a line ending with pieces in hand, 駒余り, is
-//! only taken when no other defence of that length avoids it).
+//! only taken when no other defence of that length avoids it). By
+//! [`DefenceChoice::EmptyHandFirst`] (module [`super::defence`]) the
+//! defender's choice on the main line puts an empty final hand before
+//! length: where the longest defence's line leaves pieces in hand, the
+//! shorter defences are read too, longest first.
 //!
 //! Lengths come from searches with a length bound under tsume counting
 //! ("is this mated within `b` plies?"), kept in a table namespace of their
@@ -27,6 +31,7 @@ use hashbrown::HashSet;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
 
+use super::defence::DefenceChoice;
 use super::interposition::{
     DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, has_counted_evasion,
 };
@@ -68,6 +73,8 @@ pub(crate) struct TsumeSearch<'s, 'a> {
     /// Nodes still allowed for testing other checks than the first one
     /// read at an attacker's node (see [`ALTERNATIVE_NODES`]).
     alternative_nodes_left: u64,
+    /// Which defence the main line follows.
+    pub choice: DefenceChoice,
 }
 
 /// Equally long defences read in all, beyond the first at each node, when
@@ -132,6 +139,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             path: Vec::new(),
             alternatives_left: ALTERNATIVE_READS,
             alternative_nodes_left: ALTERNATIVE_NODES,
+            choice: DefenceChoice::Longest,
         };
         t.enter(root);
         t
@@ -470,7 +478,9 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
 
     /// The main line from `pos` (on the line), mated in exactly `len` plies.
     /// Among the longest defences, one after which the attacker ends with
-    /// an empty hand is preferred. `None` when a limit stopped the search.
+    /// an empty hand is preferred (by [`DefenceChoice::EmptyHandFirst`], to
+    /// any longer one: the line may then be shorter than `len`). `None`
+    /// when a limit stopped the search.
     pub fn main_line(&mut self, pos: &Position, len: u32) -> Option<Vec<Move>> {
         if len == 0 {
             return Some(Vec::new());
@@ -535,6 +545,9 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         if longest.is_empty() {
             return Some(Vec::new());
         }
+        if self.choice == DefenceChoice::EmptyHandFirst {
+            return self.empty_hand_first(pos, &list, drops, longest);
+        }
         let child_len = longest[0].0 - 1;
         let mut best: Option<Vec<Move>> = None;
         for (_, m) in longest {
@@ -543,6 +556,78 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             }
         }
         best
+    }
+
+    /// The main line from `pos` (the defender to move) by
+    /// [`DefenceChoice::EmptyHandFirst`]: the longest line among the
+    /// defences whose line ends with the attacker's hand empty, else the
+    /// longest. `longest` holds the longest defences by tsume length; the
+    /// shorter ones are read only when none of those ends with an empty
+    /// hand in as many plies, longest first, down to the length of the
+    /// best empty-handed line found (a defence's line is never longer than
+    /// its tsume length). `None` when a limit stopped the search.
+    fn empty_hand_first(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        longest: Vec<(u32, Move)>,
+    ) -> Option<Vec<Move>> {
+        let len = longest[0].0;
+        let mut shorter: Option<Vec<(u32, Move)>> = None;
+        // (ends empty, plies): the greater is preferred.
+        let mut best: Option<((bool, usize), Vec<Move>)> = None;
+        let mut i = 0;
+        loop {
+            let (l, m) = if i < longest.len() {
+                longest[i]
+            } else {
+                if shorter.is_none() {
+                    let mut counted = self.counted_lengths(pos, list, drops, len)?;
+                    counted.retain(|&(l, _)| l < len);
+                    counted.sort_by_key(|&(l, _)| std::cmp::Reverse(l));
+                    shorter = Some(counted);
+                }
+                match shorter.as_ref().and_then(|s| s.get(i - longest.len())) {
+                    Some(&d) => d,
+                    None => break,
+                }
+            };
+            i += 1;
+            // No defence left can beat an empty-handed line as long as its
+            // tsume length.
+            if best
+                .as_ref()
+                .is_some_and(|&((empty, plies), _)| empty && plies >= l as usize)
+            {
+                break;
+            }
+            let line = self.defence_line(pos, m, l)?;
+            let key = (
+                final_hand(pos, &line, self.search.attacker).is_empty(),
+                line.len(),
+            );
+            if best.as_ref().is_none_or(|(b, _)| key > *b) {
+                best = Some((key, line));
+            }
+        }
+        best.map(|(_, line)| line)
+    }
+
+    /// The defence `m` at `pos` followed by the main line after it, which
+    /// is mated in exactly `len - 1` plies.
+    fn defence_line(&mut self, pos: &Position, m: Move, len: u32) -> Option<Vec<Move>> {
+        let child = pos.after(m);
+        self.enter(&child);
+        let rest = stacker::maybe_grow(
+            super::search::STACK_RED_ZONE,
+            super::search::STACK_SEGMENT,
+            || self.main_line(&child, len - 1),
+        );
+        self.leave();
+        let mut line = vec![m];
+        line.extend(rest?);
+        Some(line)
     }
 
     /// The longest defences at `pos` (the defender to move, mated in
@@ -649,10 +734,29 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         Some(self.within_after(pos, m, len - 3)?.is_none())
     }
 
-    /// The longest defences at `pos` from the exact length of each: first
-    /// the defences that always count, which give the base; then the drop
-    /// interpositions, useless when their set-aside mate fits in the base.
+    /// The longest defences at `pos` from the exact length of each (see
+    /// [`counted_lengths`](Self::counted_lengths)).
     fn longest_by_exact_lengths(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        len: u32,
+    ) -> Option<Vec<(u32, Move)>> {
+        let mut counted = self.counted_lengths(pos, list, drops, len)?;
+        let longest = counted.iter().map(|&(l, _)| l).max().unwrap_or(0);
+        if longest == 0 {
+            return Some(Vec::new());
+        }
+        counted.retain(|&(l, _)| l == longest);
+        Some(counted)
+    }
+
+    /// The defences at `pos` (mated within `len` plies) that count, each
+    /// with its exact tsume length: first the defences that always count,
+    /// which give the base; then the drop interpositions, useless when
+    /// their set-aside mate fits in the base.
+    fn counted_lengths(
         &mut self,
         pos: &Position,
         list: &MoveList,
@@ -673,11 +777,6 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             let l = self.exact_after(pos, m, len.saturating_sub(1))? + 1;
             counted.push((l, m));
         }
-        let longest = counted.iter().map(|&(l, _)| l).max().unwrap_or(0);
-        if longest == 0 {
-            return Some(Vec::new());
-        }
-        counted.retain(|&(l, _)| l == longest);
         Some(counted)
     }
 
@@ -762,7 +861,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// Reads the line of `m` at `pos` (the position after it mated in
     /// `len`) into `best`, the line kept so far among equally short
     /// attacks or equally long defences. `Some(true)` when the choice is
-    /// settled: the line ends with the attacker's hand empty, or no more
+    /// settled: the line ends with the attacker's hand empty (and is as
+    /// long as the tsume length), or no more
     /// alternatives may be read (or a limit stopped one, with a line kept);
     /// `None` when a limit stopped the first.
     fn settled(
@@ -793,13 +893,20 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         };
         let mut line = vec![m];
         line.extend(rest);
-        let empty = final_hand(pos, &line, self.search.attacker).is_empty();
-        if empty {
+        // An empty final hand first, then the longer line (lines differ in
+        // length only by DefenceChoice::EmptyHandFirst, where a line as
+        // long as the tsume length is the one no side line outlasts).
+        let key = |t: &Self, line: &[Move]| {
+            (
+                final_hand(pos, line, t.search.attacker).is_empty(),
+                line.len(),
+            )
+        };
+        let new_key = key(self, &line);
+        if best.as_ref().is_none_or(|b| new_key > key(self, b)) {
             *best = Some(line);
-        } else {
-            best.get_or_insert(line);
         }
-        Some(empty)
+        Some(new_key == (true, len as usize + 1))
     }
 }
 
@@ -820,12 +927,17 @@ pub(crate) fn answer(
     upper: u32,
     line: Option<&[Move]>,
     rule: UselessRule,
+    choice: DefenceChoice,
 ) -> Answer {
     let mut t = TsumeSearch::new(search, root, rule);
+    t.choice = choice;
     let (len, exact, at_least) = t.shortest(root, upper, line);
     let main = if exact { t.main_line(root, len) } else { None };
     // A limit that stops reading the main line leaves the length proven.
     let exact = main.is_some();
+    // By DefenceChoice::EmptyHandFirst the main line may be shorter than
+    // the tsume length: a line's length is its own.
+    let at_least = main.as_ref().map_or(at_least, |line| line.len() as u32);
     let moves = main.or_else(|| t.longest_known_line(root));
     Answer {
         moves,

@@ -18,6 +18,7 @@
 //! ```
 
 pub mod answer;
+pub mod defence;
 pub mod exhaustive;
 pub mod hands;
 pub mod interposition;
@@ -26,6 +27,7 @@ pub mod repetition;
 mod search;
 pub mod tt;
 
+use defence::DefenceChoice;
 use interposition::{Ignored, UselessRule};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -88,6 +90,9 @@ pub struct Limits {
     /// The rule for useless drops of the tsume answer and of
     /// [`Solver::mated_within`] (this crate's by default).
     pub useless_rule: UselessRule,
+    /// Which defence the tsume answer's main line follows (the longest by
+    /// default; see [`defence`]).
+    pub defence: DefenceChoice,
 }
 
 impl Default for Limits {
@@ -98,6 +103,7 @@ impl Default for Limits {
             defender_to_move: false,
             shortest: true,
             useless_rule: UselessRule::WithinOtherDefences,
+            defence: DefenceChoice::Longest,
         }
     }
 }
@@ -466,6 +472,7 @@ impl Solver {
                     upper,
                     found.as_deref(),
                     limits.useless_rule,
+                    limits.defence,
                 );
                 at_least = a.at_least;
                 // An answer cut short by a limit gives the line of the

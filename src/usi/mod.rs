@@ -370,6 +370,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             defender_to_move: false,
             shortest: self.options.shortest,
             useless_rule: self.options.useless_rule,
+            defence: self.options.defence,
         };
         let (mut hold, mut after_ponderhit) = (false, None);
         match &go {

@@ -18,6 +18,7 @@
 
 use std::fmt;
 
+use crate::solver::defence::{DefenceChoice, UnknownDefenceChoice};
 use crate::solver::interposition::{UnknownUselessRule, UselessRule};
 
 /// The option values the engine searches with.
@@ -37,6 +38,9 @@ pub struct Options {
     /// `UselessRule`: which drops between checker and king are useless
     /// (see [`crate::solver::interposition::UselessRule`]).
     pub useless_rule: UselessRule,
+    /// `DefenceChoice`: which defence the answer's main line follows (see
+    /// [`crate::solver::defence::DefenceChoice`]).
+    pub defence: DefenceChoice,
 }
 
 impl Default for Options {
@@ -47,6 +51,7 @@ impl Default for Options {
             mate_nodes: 0,
             shortest: true,
             useless_rule: UselessRule::WithinOtherDefences,
+            defence: DefenceChoice::Longest,
         }
     }
 }
@@ -61,10 +66,12 @@ enum Kind {
     Check,
     /// One of the rules for useless drops, by name.
     Rule,
+    /// One of the choices of defence, by name.
+    Defence,
 }
 
 /// The options, in the order `usi` announces them.
-const SPECS: [(&str, Kind); 5] = [
+const SPECS: [(&str, Kind); 6] = [
     ("USI_Hash", Kind::Spin { min: 1, max: 65536 }),
     ("USI_Ponder", Kind::Check),
     (
@@ -76,13 +83,14 @@ const SPECS: [(&str, Kind); 5] = [
     ),
     ("ShortestAnswer", Kind::Check),
     ("UselessRule", Kind::Rule),
+    ("DefenceChoice", Kind::Defence),
 ];
 
 /// A `setoption` the engine cannot take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     #[error(
-        "unknown option `{0}` (the options are USI_Hash, USI_Ponder, MateNodes, ShortestAnswer, UselessRule)"
+        "unknown option `{0}` (the options are USI_Hash, USI_Ponder, MateNodes, ShortestAnswer, UselessRule, DefenceChoice)"
     )]
     Unknown(String),
     #[error("option {name} needs a value (`setoption name {name} value ...`)")]
@@ -108,6 +116,11 @@ pub enum OptionError {
         name: &'static str,
         rule: UnknownUselessRule,
     },
+    #[error("option {name}: {choice}")]
+    NotADefence {
+        name: &'static str,
+        choice: UnknownDefenceChoice,
+    },
 }
 
 impl Options {
@@ -124,16 +137,8 @@ impl Options {
                         "option name {name} type spin default {default} min {min} max {max}"
                     ),
                     Kind::Check => format!("option name {name} type check default {default}"),
-                    Kind::Rule => {
-                        let vars: Vec<String> = UselessRule::ALL
-                            .iter()
-                            .map(|r| format!("var {r}"))
-                            .collect();
-                        format!(
-                            "option name {name} type combo default {default} {}",
-                            vars.join(" ")
-                        )
-                    }
+                    Kind::Rule => combo(name, &default, UselessRule::ALL.map(|r| r.name())),
+                    Kind::Defence => combo(name, &default, DefenceChoice::ALL.map(|c| c.name())),
                 }
             })
             .collect()
@@ -146,6 +151,7 @@ impl Options {
             "USI_Ponder" => self.ponder.to_string(),
             "MateNodes" => self.mate_nodes.to_string(),
             "UselessRule" => self.useless_rule.to_string(),
+            "DefenceChoice" => self.defence.to_string(),
             _ => self.shortest.to_string(),
         }
     }
@@ -199,9 +205,23 @@ impl Options {
                     .parse()
                     .map_err(|rule| OptionError::NotARule { name, rule })?;
             }
+            Kind::Defence => {
+                self.defence = value
+                    .parse()
+                    .map_err(|choice| OptionError::NotADefence { name, choice })?;
+            }
         }
         Ok(())
     }
+}
+
+/// The `usi` line of a combo option.
+fn combo<const N: usize>(name: &str, default: &str, values: [&str; N]) -> String {
+    let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+    format!(
+        "option name {name} type combo default {default} {}",
+        vars.join(" ")
+    )
 }
 
 impl fmt::Display for Options {
@@ -262,5 +282,17 @@ mod tests {
         let e = o.set("UselessRule", Some("unused")).unwrap_err();
         assert!(e.to_string().contains("'unused'"), "{e}");
         assert_eq!(o.useless_rule, UselessRule::PieceUnused);
+        o.set("DefenceChoice", Some("empty-hand-first")).unwrap();
+        assert_eq!(o.defence, DefenceChoice::EmptyHandFirst);
+        let e = o.set("defencechoice", Some("shortest")).unwrap_err();
+        assert!(e.to_string().contains("'shortest'"), "{e}");
+        assert_eq!(o.defence, DefenceChoice::EmptyHandFirst);
+        let mut back = Options::default();
+        for line in o.to_string().lines() {
+            let rest = line.strip_prefix("setoption name ").unwrap();
+            let (name, value) = rest.split_once(" value ").unwrap();
+            back.set(name, Some(value)).unwrap();
+        }
+        assert_eq!(back, o);
     }
 }
