@@ -564,11 +564,13 @@ impl Verifier<'_> {
                                 longer_by = Some(by);
                             }
                             if !main_hand.is_empty() && given_hand.is_empty() {
-                                longer_leaves_pieces = true;
-                                note.push_str(&format!(
-                                    "; {m}'s line ends with the attacker holding {}, the given one with an empty hand: by the old convention (変長駒余り, --defence empty-hand-first) the given defence is the main line",
-                                    hand_text(main_hand)
-                                ));
+                                // The main line's end is one line; another
+                                // after m may use every piece.
+                                if let Some(why) = self.old_convention_note(&pos, m, attacker)? {
+                                    longer_leaves_pieces = why.0;
+                                    note.push_str("; ");
+                                    note.push_str(&why.1);
+                                }
                             }
                             (note, Some(len))
                         } else if !attacking
@@ -638,6 +640,50 @@ impl Verifier<'_> {
             });
         }
         Ok(())
+    }
+
+    /// Whether the old convention ([`DefenceChoice::EmptyHandFirst`])
+    /// prefers a given defence whose line ends with an empty hand to the
+    /// longer defence `m` at `pos`: `(true, note)` when `m`'s line read by
+    /// the convention ends with pieces in hand, `(false, note)` when it
+    /// ends with an empty hand too; `None` when not decided.
+    fn old_convention_note(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        attacker: crate::core::Color,
+    ) -> Result<Option<(bool, String)>, SolveError> {
+        let Some(mut limits) = self.limits(Some(self.options.nodes_per_search), false, true) else {
+            return Ok(None);
+        };
+        limits.defence = DefenceChoice::EmptyHandFirst;
+        let after = pos.after(m);
+        let r = self.solver.solve(&after, &limits)?;
+        self.nodes += r.nodes;
+        let Outcome::Mate { moves } = r.outcome else {
+            return Ok(None);
+        };
+        if !r.exact {
+            return Ok(None);
+        }
+        let hand = replay(&after, &moves).1.hand(attacker);
+        let len = moves.len() + 1;
+        Ok(Some(if hand.is_empty() {
+            (
+                false,
+                format!(
+                    "{m}'s line can end with an empty hand too ({len} plies, read by the old convention): that convention plays {m} as well"
+                ),
+            )
+        } else {
+            (
+                true,
+                format!(
+                    "{m}'s line ends with the attacker holding {} (read by the old convention, {len} plies), the given one with an empty hand: by the old convention (変長駒余り, --defence empty-hand-first) the given defence is the main line",
+                    hand_text(hand)
+                ),
+            )
+        }))
     }
 
     /// Whether the defence `m` at `pos`, not an interposition itself,

@@ -33,7 +33,10 @@
 //! equally short checks prefers one whose line ends with an empty hand.
 //! So a line read by this convention is never longer than the tsume
 //! answer, and differs from it only where the longest defence's line ends
-//! with pieces in hand.
+//! with pieces in hand. The solver reads the tsume answer first; only when
+//! its line ends with pieces in hand is the line read again by the
+//! convention, reading at each defender's turn whose longest line leaves
+//! pieces the shorter defences too, longest first.
 //!
 //! ```
 //! use tsume::solver::defence::DefenceChoice;
