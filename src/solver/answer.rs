@@ -954,21 +954,33 @@ pub(crate) fn answer(
     // because of one attacker's choice deep down would have every
     // defender's node above it read its shorter defences (on musou-075,
     // 225 plies, more than 150 s where the longest line takes 47 s).
+    //
+    // By the longest rule too a line that ends with pieces in hand is read
+    // again, with the budgets for equally good alternatives renewed, and
+    // kept when it ends with an empty hand: the first reading may have
+    // spent them elsewhere (musou-007 and 067 end with an empty hand in as
+    // many plies when read again).
     if exact
-        && choice == DefenceChoice::EmptyHandFirst
         && let Some(longest) = &moves
         && !final_hand(root, longest, t.search.attacker).is_empty()
     {
         t.choice = choice;
         t.alternatives_left = ALTERNATIVE_READS;
         t.alternative_nodes_left = ALTERNATIVE_NODES;
-        match t.main_line(root, len) {
-            Some(line) => {
+        let again = t.main_line(root, len);
+        match (choice, again) {
+            (DefenceChoice::EmptyHandFirst, Some(line)) => {
                 at_least = line.len() as u32;
                 moves = Some(line);
             }
             // The longest defence's line, not proven the convention's.
-            None => exact = false,
+            (DefenceChoice::EmptyHandFirst, None) => exact = false,
+            (DefenceChoice::Longest, Some(line))
+                if final_hand(root, &line, t.search.attacker).is_empty() =>
+            {
+                moves = Some(line);
+            }
+            (DefenceChoice::Longest, _) => {}
         }
     }
     Answer {
