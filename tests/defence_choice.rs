@@ -151,3 +151,33 @@ fn the_old_convention_changes_only_lines_that_end_with_pieces_in_hand() {
     eprintln!("{compared} rows compared, {changed} lines changed");
     assert!(changed >= 3, "{changed} lines changed");
 }
+
+/// 将棋無双 第7番: the tsume answer is 25 plies, and among its equally
+/// long lines one ends with the attacker's hand empty. The first reading
+/// of the line may spend its budget for equally good alternatives before
+/// the node that decides it (it once kept a line that leaves a lance);
+/// a line that ends with pieces in hand is read again.
+#[test]
+fn among_equally_long_lines_the_answer_finds_one_that_uses_every_piece() {
+    let row = common::musou_row("007");
+    let pos: Position = row.sfen.parse().unwrap();
+    let mut solver = Solver::new(256);
+    let r = solver
+        .solve(
+            &pos,
+            &Limits {
+                nodes: Some(30_000_000),
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+    let line = mate_line(&r).expect("proven within the nodes");
+    assert_eq!(line.len(), 25, "{}", usi(&line));
+    let attacker = pos.side_to_move();
+    assert!(is_tsume_line(&pos, &line, attacker));
+    assert!(
+        final_hand(&pos, &line, attacker).is_empty(),
+        "{}",
+        usi(&line)
+    );
+}

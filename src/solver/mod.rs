@@ -113,12 +113,16 @@ impl Default for Limits {
 pub struct SolveResult {
     pub outcome: Outcome,
     /// Whether a mate's line is the proven tsume answer (shortest attack,
-    /// longest defence). False for first-proof lines, and when a limit
-    /// stopped the answer's searches (the line is then a sound mate that
-    /// may be longer than needed).
+    /// longest defence, or the defence [`Limits::defence`] chooses). False
+    /// for first-proof lines, and when a limit stopped the answer's
+    /// searches (the line is then a sound mate that may be longer than
+    /// needed, or by [`DefenceChoice::EmptyHandFirst`] the longest
+    /// defence's line, not read by the convention).
     pub exact: bool,
     /// A length the tsume answer of a mate is proven to reach (the line's
-    /// when `exact`): no mate within fewer plies. 0 when not known.
+    /// when `exact`, which by [`DefenceChoice::EmptyHandFirst`] may be
+    /// shorter than the longest defence): no mate within fewer plies. 0
+    /// when not known.
     pub at_least: u32,
     pub nodes: u64,
     pub elapsed: Duration,
