@@ -487,6 +487,41 @@ impl Verifier<'_> {
         Ok(from)
     }
 
+    /// The base drops between checker and king are judged against at
+    /// `pos` (the defender to move, mated in `upto` plies): the longest of
+    /// the defences that are no such drop, by tsume length; `upto` when a
+    /// limit stops the searches.
+    fn drop_base(
+        &mut self,
+        pos: &Position,
+        drops: DropInterpositions,
+        upto: u32,
+    ) -> Result<u32, SolveError> {
+        let others: Vec<Move> = evasion_moves(pos)
+            .iter()
+            .copied()
+            .filter(|&e| !drops.contains(e))
+            .collect();
+        if others.is_empty() {
+            return Ok(0);
+        }
+        let mut base = 2;
+        'bounds: while base < upto {
+            for &e in &others {
+                match self.within(&pos.after(e), base - 1, false)? {
+                    Within::Mated { .. } => {}
+                    Within::NotMated { .. } => {
+                        base += 2;
+                        continue 'bounds;
+                    }
+                    Within::Unknown { .. } => break 'bounds,
+                }
+            }
+            return Ok(base);
+        }
+        Ok(upto)
+    }
+
     fn unchecked(&mut self, ply: usize, m: Move, note: &str) {
         self.findings.push(Finding {
             kind: FindingKind::Unchecked,
@@ -914,21 +949,30 @@ impl Verifier<'_> {
                     }
                 }
             } else {
-                // A drop is judged against the node's tsume length, which by
-                // the old convention may exceed what the main line has left.
-                let tsume_left = if self.options.defence == DefenceChoice::EmptyHandFirst {
-                    self.tsume_length(&pos, left)?
-                } else {
+                // A drop between checker and king is judged against the
+                // longest of the defences that are no such drop (the
+                // base). By the longest rule that is taken to be what the
+                // main line has left (exact when its defence is no such
+                // drop); by the old convention, whose main line may follow
+                // a shorter defence, the base is searched for, up to the
+                // node's tsume length.
+                let drops = DropInterpositions::of(&pos);
+                let evasions = evasion_moves(&pos);
+                let judges_drops = evasions.iter().any(|&e| e != m && drops.contains(e));
+                let base = if !judges_drops || self.options.defence == DefenceChoice::Longest {
                     left
+                } else {
+                    let tsume_left = self.tsume_length(&pos, left)?;
+                    self.drop_base(&pos, drops, tsume_left)?
                 };
-                for &e in evasion_moves(&pos).iter() {
+                for &e in evasions.iter() {
                     if e == m {
                         continue;
                     }
                     match self.solver.is_useless_interposition(
                         &pos,
                         e,
-                        tsume_left,
+                        base,
                         self.options.nodes_per_search,
                     ) {
                         Some(true) => continue,

@@ -543,3 +543,34 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
     assert_eq!((d.ply, d.length, d.main_length), (4, Some(4), Some(2)));
     assert!(d.note.contains("香"), "{}", d.note);
 }
+
+/// 将棋無双 第23番 by the old convention: the published line is the main
+/// line, and the drop P*2d at move 16, which lasts 14 plies against the
+/// published interposition's 10 but leaves two pawns in hand, is a longer
+/// side line. It counts by this crate's rule against the defences that
+/// are no drop (the set-aside mate needs 12 plies), not against the
+/// node's tsume length (14, the drop's own), which would call it useless.
+#[test]
+fn by_the_old_convention_a_longer_drop_that_leaves_pieces_is_a_side_line() {
+    let row = common::musou_row("023");
+    let pos: Position = row.sfen.parse().unwrap();
+    let options = Options {
+        solution: Some(moves(&row.sfen, &row.solution.join(" "))),
+        defence: DefenceChoice::EmptyHandFirst,
+        ..Options::default()
+    };
+    let r = verify(&mut Solver::new(64), &pos, &options).unwrap();
+    assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
+    assert_eq!(r.main_line.len(), 25);
+    assert_none_of(&r, FindingKind::DepartsFromSolution);
+    let p2d = r
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::LongerSideLine && f.moves[0].to_string() == "P*2d")
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    assert_eq!(
+        (p2d.ply, p2d.length, p2d.main_length),
+        (16, Some(14), Some(10))
+    );
+    assert!(p2d.note.contains("歩2"), "{}", p2d.note);
+}
