@@ -38,6 +38,28 @@
 //! convention, reading at each defender's turn whose longest line leaves
 //! pieces the shorter defences too, longest first.
 //!
+//! The dragon on 9a and the gold on 4a against the king on 3b: after 4a3a
+//! 3b2b 3a2a the king's 2b1b lasts longest (the gold takes the lance on
+//! 1a and the line ends with it in hand, 7 plies), while 2b3b is mated at
+//! once with nothing left (5 plies):
+//!
+//! ```
+//! use tsume::core::Position;
+//! use tsume::solver::defence::DefenceChoice;
+//! use tsume::solver::{Limits, Outcome, Solver};
+//! let pos: Position = "+R4G2l/6k2/4ppppp/9/9/9/9/9/9 b r2b3g4s4n3l13p 1".parse().unwrap();
+//! let mut solver = Solver::new(16);
+//! let mut line = |defence| {
+//!     let r = solver.solve(&pos, &Limits { defence, ..Limits::default() }).unwrap();
+//!     match r.outcome {
+//!         Outcome::Mate { moves } => moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+//!         other => panic!("{other:?}"),
+//!     }
+//! };
+//! assert_eq!(line(DefenceChoice::Longest).join(" "), "4a3a 3b2b 3a2a 2b1b 2a1a 1b2b 9a2a");
+//! assert_eq!(line(DefenceChoice::EmptyHandFirst).join(" "), "4a3a 3b2b 3a2a 2b3b 9a3a");
+//! ```
+//!
 //! ```
 //! use tsume::solver::defence::DefenceChoice;
 //! assert_eq!(DefenceChoice::default(), DefenceChoice::Longest);
