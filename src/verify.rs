@@ -951,15 +951,17 @@ impl Verifier<'_> {
             } else {
                 // A drop between checker and king is judged against the
                 // longest of the defences that are no such drop (the
-                // base). By the longest rule that is taken to be what the
-                // main line has left (exact when its defence is no such
-                // drop); by the old convention, whose main line may follow
-                // a shorter defence, the base is searched for, up to the
+                // base). By the longest rule, when the main line's defence
+                // is no such drop, that is what the main line has left;
+                // otherwise (it is a drop, or by the old convention a
+                // shorter defence) the base is searched for, up to the
                 // node's tsume length.
                 let drops = DropInterpositions::of(&pos);
                 let evasions = evasion_moves(&pos);
                 let judges_drops = evasions.iter().any(|&e| e != m && drops.contains(e));
-                let base = if !judges_drops || self.options.defence == DefenceChoice::Longest {
+                let base = if !judges_drops
+                    || (!drops.contains(m) && self.options.defence == DefenceChoice::Longest)
+                {
                     left
                 } else {
                     let tsume_left = self.tsume_length(&pos, left)?;
