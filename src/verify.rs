@@ -522,6 +522,31 @@ impl Verifier<'_> {
         Ok(upto)
     }
 
+    /// A finding about the side line of the defence `e` (then `line`) at
+    /// move `ply`, `lengths` being its length and the main line's.
+    fn side_line_finding(
+        &mut self,
+        kind: FindingKind,
+        ply: usize,
+        e: Move,
+        line: &[Move],
+        (length, main_length): (u32, u32),
+        note: String,
+    ) {
+        let mut moves = vec![e];
+        moves.extend_from_slice(line);
+        self.findings.push(Finding {
+            kind,
+            ply,
+            longer_by: None,
+            longer_leaves_pieces: false,
+            moves,
+            length: Some(length),
+            main_length: Some(main_length),
+            note,
+        });
+    }
+
     fn unchecked(&mut self, ply: usize, m: Move, note: &str) {
         self.findings.push(Finding {
             kind: FindingKind::Unchecked,
@@ -1039,36 +1064,30 @@ impl Verifier<'_> {
                         // attacker pieces in hand (else the main line
                         // would follow it).
                         let hand = replay(&after, &line).1.hand(attacker);
-                        let mut moves = vec![e];
-                        moves.extend(line.iter().copied());
-                        self.findings.push(Finding {
-                            kind: FindingKind::LongerSideLine,
-                            ply: i + 1,
-                            longer_by: None,
-                            longer_leaves_pieces: false,
-                            moves,
-                            length: Some(len),
-                            main_length: Some(left),
-                            note: format!(
-                                "{e} lasts {len}, longer than the main line's {m} ({left}), but ends with the attacker holding {}: a side line by the old convention",
-                                hand_text(hand)
-                            ),
-                        });
+                        let note = format!(
+                            "{e} lasts {len}, longer than the main line's {m} ({left}), but ends with the attacker holding {}: a side line by the old convention",
+                            hand_text(hand)
+                        );
+                        self.side_line_finding(
+                            FindingKind::LongerSideLine,
+                            i + 1,
+                            e,
+                            &line,
+                            (len, left),
+                            note,
+                        );
                         continue;
                     }
                     if len == left {
-                        let mut moves = vec![e];
-                        moves.extend(line.iter().copied());
-                        self.findings.push(Finding {
-                            kind: FindingKind::SameLengthSideLine,
-                            ply: i + 1,
-                            longer_by: None,
-                            longer_leaves_pieces: false,
-                            moves,
-                            length: Some(len),
-                            main_length: Some(left),
-                            note: format!("{e} lasts as long as the main line's {m} ({len})"),
-                        });
+                        let note = format!("{e} lasts as long as the main line's {m} ({len})");
+                        self.side_line_finding(
+                            FindingKind::SameLengthSideLine,
+                            i + 1,
+                            e,
+                            &line,
+                            (len, left),
+                            note,
+                        );
                     }
                     self.side_line_alternatives(i + 1, e, &after, &line, (len, left), &later)?;
                 }

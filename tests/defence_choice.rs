@@ -161,16 +161,7 @@ fn the_old_convention_changes_only_lines_that_end_with_pieces_in_hand() {
 fn among_equally_long_lines_the_answer_finds_one_that_uses_every_piece() {
     let row = common::musou_row("007");
     let pos: Position = row.sfen.parse().unwrap();
-    let mut solver = Solver::new(256);
-    let r = solver
-        .solve(
-            &pos,
-            &Limits {
-                nodes: Some(30_000_000),
-                ..Limits::default()
-            },
-        )
-        .unwrap();
+    let r = common::solve_within(&mut Solver::new(256), &pos, 30_000_000);
     let line = mate_line(&r).expect("proven within the nodes");
     assert_eq!(line.len(), 25, "{}", usi(&line));
     let attacker = pos.side_to_move();

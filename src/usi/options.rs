@@ -261,6 +261,17 @@ mod tests {
         assert_eq!(o, before);
     }
 
+    /// Options set from the `setoption` commands `o` displays.
+    fn replayed(o: &Options) -> Options {
+        let mut back = Options::default();
+        for line in o.to_string().lines() {
+            let rest = line.strip_prefix("setoption name ").unwrap();
+            let (name, value) = rest.split_once(" value ").unwrap();
+            back.set(name, Some(value)).unwrap();
+        }
+        back
+    }
+
     #[test]
     fn display_round_trips_through_set() {
         let mut o = Options::default();
@@ -268,13 +279,7 @@ mod tests {
         o.set("USI_Ponder", Some("true")).unwrap();
         o.set("matenodes", Some("1000")).unwrap();
         o.set("ShortestAnswer", Some("FALSE")).unwrap();
-        let mut back = Options::default();
-        for line in o.to_string().lines() {
-            let rest = line.strip_prefix("setoption name ").unwrap();
-            let (name, value) = rest.split_once(" value ").unwrap();
-            back.set(name, Some(value)).unwrap();
-        }
-        assert_eq!(back, o);
+        assert_eq!(replayed(&o), o);
         assert_eq!(o.mate_nodes, 1000);
         assert!(o.ponder && !o.shortest);
         o.set("uselessrule", Some("piece-unused")).unwrap();
@@ -287,12 +292,6 @@ mod tests {
         let e = o.set("defencechoice", Some("shortest")).unwrap_err();
         assert!(e.to_string().contains("'shortest'"), "{e}");
         assert_eq!(o.defence, DefenceChoice::EmptyHandFirst);
-        let mut back = Options::default();
-        for line in o.to_string().lines() {
-            let rest = line.strip_prefix("setoption name ").unwrap();
-            let (name, value) = rest.split_once(" value ").unwrap();
-            back.set(name, Some(value)).unwrap();
-        }
-        assert_eq!(back, o);
+        assert_eq!(replayed(&o), o);
     }
 }
