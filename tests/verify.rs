@@ -604,3 +604,22 @@ fn beside_a_drop_on_the_main_line_other_drops_are_judged_by_the_defences_that_ar
     );
     assert_eq!((same.length, same.main_length), (Some(8), Some(8)));
 }
+
+/// 将棋無双 第58番 at move 22: the drop P*7c outlasts the published P*6b,
+/// and the main line after it ends with a pawn in hand; but P*7c, read by
+/// the old convention, has a line as long as the published defence's that
+/// uses every piece. So the departure does not say that the convention
+/// plays the published defence (it read the main line's end before).
+#[test]
+fn a_longer_defence_whose_line_can_use_every_piece_is_not_excused_by_the_old_convention() {
+    let (_, _, r) = verify_musou_from("058", 21);
+    let d = departure("058", &r);
+    assert_eq!(d.ply, 2, "move 22 of the published line");
+    assert!(!d.longer_leaves_pieces, "{}", d.note);
+    assert!(
+        d.note
+            .contains("P*7c's line can end with an empty hand too (10 plies"),
+        "{}",
+        d.note
+    );
+}
