@@ -75,11 +75,13 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// One worker per core, 256 MB each, no limits.
+    /// One worker per core, each with a table budget of
+    /// [`default_hash_mb`], no limits.
     fn default() -> Options {
+        let jobs = default_jobs();
         Options {
-            jobs: default_jobs(),
-            hash_mb: 256,
+            jobs,
+            hash_mb: default_hash_mb(jobs),
             limits: Limits::default(),
         }
     }
@@ -88,6 +90,29 @@ impl Default for Options {
 /// The number of cores this process may use (1 when it cannot be told).
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The least and the most [`default_hash_mb`] gives each worker.
+pub const DEFAULT_HASH_MB_RANGE: (usize, usize) = (64, 4096);
+
+/// The table budget of each of `jobs` workers when none is given: half the
+/// machine's memory split among them, within [`DEFAULT_HASH_MB_RANGE`]
+/// (1024 MB each when the memory cannot be told). A table grows to its
+/// budget only as a search needs it (see [`crate::solver::tt`]): a file of
+/// small problems uses a few megabytes per worker whatever the budget, and
+/// a long problem gets the room it would otherwise lose results for.
+pub fn default_hash_mb(jobs: usize) -> usize {
+    let jobs = jobs.max(1);
+    let total = total_memory_mb().unwrap_or(2 * 1024 * jobs);
+    (total / 2 / jobs).clamp(DEFAULT_HASH_MB_RANGE.0, DEFAULT_HASH_MB_RANGE.1)
+}
+
+/// The machine's memory in megabytes (`MemTotal` of `/proc/meminfo`).
+fn total_memory_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// What became of one problem.
@@ -413,6 +438,20 @@ mod tests {
     const NOMATE: &str = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p 1";
     /// No king to mate.
     const NO_KING: &str = "9/9/9/9/9/9/9/9/4K4 b G 1";
+
+    #[test]
+    fn the_default_table_budget_is_a_share_of_the_memory_within_bounds() {
+        let (least, most) = DEFAULT_HASH_MB_RANGE;
+        for jobs in [0, 1, 2, 8, 1024] {
+            let mb = default_hash_mb(jobs);
+            assert!((least..=most).contains(&mb), "{jobs} jobs: {mb} MB");
+            if let Some(total) = total_memory_mb() {
+                assert!(mb * jobs.max(1) <= (total / 2).max(least * jobs.max(1)));
+            }
+        }
+        assert!(default_hash_mb(1) >= default_hash_mb(8));
+        assert_eq!(default_hash_mb(1 << 20), least);
+    }
 
     fn inputs(n: usize) -> Vec<(usize, Result<Position, String>)> {
         (0..n)

@@ -56,7 +56,7 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// hands of an unquoted SFEN).
 ///
 /// Problems are solved in parallel on --jobs threads (default: one per
-/// core), each with its own table of --hash MB; the results are written in
+/// core), each with its own table of at most --hash MB; the results are written in
 /// input order, the same whatever --jobs (each problem starts from an empty
 /// table). When stderr is a terminal a progress bar shows problems done (of
 /// the file's total), the rate and the time left.
@@ -97,11 +97,13 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     file: Option<String>,
 
-    /// Size of each worker's table in megabytes (the total is --jobs times
-    /// this)
-    #[arg(long, value_name = "MB", default_value_t = 256,
+    /// Most memory for each worker's table in megabytes (the total is
+    /// --jobs times this; a table grows to it only as a search needs)
+    /// [default: half the memory split among the workers, 64 to 4096 MB
+    /// each]
+    #[arg(long, value_name = "MB",
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    hash: u64,
+    hash: Option<u64>,
 
     /// Worker threads solving problems side by side [default: one per core]
     #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
@@ -310,7 +312,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         } else {
             jobs
         },
-        hash_mb: usize::try_from(args.hash).unwrap_or(usize::MAX),
+        hash_mb: args.hash.map_or_else(
+            || batch::default_hash_mb(jobs),
+            |mb| usize::try_from(mb).unwrap_or(usize::MAX),
+        ),
         limits: Limits {
             nodes: args.nodes,
             time: args.time,

@@ -55,10 +55,11 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     length: Option<u32>,
 
-    /// Size of the solver's table in megabytes
-    #[arg(long, value_name = "MB", default_value_t = 256,
+    /// Most memory for the solver's table in megabytes (it grows to it
+    /// only as the searches need) [default: half the memory, 64 to 4096 MB]
+    #[arg(long, value_name = "MB",
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    hash: u64,
+    hash: Option<u64>,
 
     /// Nodes for each search of an alternative or a side line
     #[arg(long, value_name = "N", default_value_t = 2_000_000,
@@ -197,7 +198,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             p.pos = rest_to_defender(p.pos.clone(), false);
         }
     }
-    let mut solver = Solver::new(args.hash as usize);
+    let mut solver = Solver::new(args.hash.map_or_else(
+        || tsume::batch::default_hash_mb(1),
+        |mb| usize::try_from(mb).unwrap_or(usize::MAX),
+    ));
     let mut all_sound = true;
     for p in &problems {
         solver.clear();

@@ -511,9 +511,11 @@ impl Solver {
         let nodes = search.nodes;
         if std::env::var_os("TSUME_DEBUG").is_some() {
             eprintln!(
-                "search {search_nodes} line {} {:?}",
+                "search {search_nodes} line {} {:?} table {} MB, {} permille full",
                 nodes - search_nodes,
-                search.stats
+                search.stats,
+                search.table.bytes() >> 20,
+                search.table.hashfull()
             );
         }
         self.reps.clear();

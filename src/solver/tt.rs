@@ -11,6 +11,14 @@
 //! Entries are four plain `u64` words, so the table is an array of integer
 //! arrays: the allocator hands it out zeroed (an empty table) without
 //! writing a byte, and pages become resident only as the search uses them.
+//!
+//! The table grows: it starts small ([`INITIAL_BYTES`], or the whole
+//! budget when that is less) and doubles, within the memory budget, each
+//! time half its slots are filled, moving the entries whose cluster is in
+//! the new half. A short search touches only the first megabytes (a file of
+//! small problems stays in cache), and a long one gets the whole budget
+//! before clusters overflow. Clearing shrinks it back to the start, so a
+//! search does not depend on what the table held before.
 
 use crate::core::{Hand, Move};
 
@@ -21,6 +29,10 @@ pub const MAX_FINITE: u32 = u32::MAX - 1;
 
 /// Entries per cluster: every hand seen with one board competes for these.
 const CLUSTER: usize = 8;
+
+/// The table's size at the start of a search, in bytes (16 MB: half a
+/// million entries, more than a search of a million nodes fills).
+pub const INITIAL_BYTES: usize = 16 << 20;
 
 /// One entry, packed:
 /// - word 0: board key;
@@ -124,38 +136,107 @@ fn new_clusters(n: usize) -> Vec<Cluster> {
     vec![[[0u64; 4]; CLUSTER]; n]
 }
 
+/// The cluster of board `key` among `mask + 1`.
+#[inline(always)]
+fn cluster_index(key: u64, mask: usize) -> usize {
+    // The low bit of board keys carries the side to move; mix it in.
+    (key ^ (key >> 29)) as usize & mask
+}
+
 /// The table.
 pub struct Table {
+    /// Every cluster the budget allows, allocated at once (zeroed pages
+    /// cost nothing until written); only the first `mask + 1` are in use.
     clusters: Vec<Cluster>,
+    /// Clusters in use, less one (a power of two, less one).
     mask: usize,
+    /// Clusters in use at the start and after [`clear`](Self::clear).
+    initial: usize,
+    /// Live entries of this generation, as counted by `store` (entries it
+    /// empties are taken off): the table grows when half the slots in use
+    /// are filled.
+    filled: usize,
+    /// Clusters ever in use: the part a wrap of generations must zero.
+    touched: usize,
     /// Entries of other generations are empty: clearing is one increment.
     generation: u8,
 }
 
+/// The largest power of two not above `n` (at least 1).
+fn power_of_two_below(n: usize) -> usize {
+    let n = n.max(1);
+    1usize << (usize::BITS - 1 - n.leading_zeros())
+}
+
 impl Table {
-    /// A table of at most `megabytes` MB (at least one cluster).
+    /// A table of at most `megabytes` MB (at least one cluster), starting
+    /// at [`INITIAL_BYTES`].
     pub fn new(megabytes: usize) -> Table {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let clusters = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        // A power of two for masking.
-        let clusters = 1usize << (usize::BITS - 1 - clusters.leading_zeros());
+        Table::with_clusters(
+            INITIAL_BYTES / std::mem::size_of::<Cluster>(),
+            megabytes.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>(),
+        )
+    }
+
+    /// A table of `initial` clusters growing to at most `max` (each rounded
+    /// down to a power of two).
+    fn with_clusters(initial: usize, max: usize) -> Table {
+        let max = power_of_two_below(max);
+        let initial = power_of_two_below(initial).min(max);
         Table {
-            clusters: new_clusters(clusters),
-            mask: clusters - 1,
+            clusters: new_clusters(max),
+            mask: initial - 1,
+            initial,
+            filled: 0,
+            touched: initial,
             generation: 1,
         }
     }
 
     /// Forgets everything: a new generation, so that solving many small
-    /// problems does not rewrite the table each time; once every 255
-    /// generations, the table is zeroed in place (fresh memory would fault
-    /// in again, page by page).
+    /// problems does not rewrite the table each time, and the table is
+    /// back to its first size. Once every 255 generations, the part ever
+    /// used is zeroed in place (fresh memory would fault in again, page by
+    /// page).
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.clusters.fill([[0u64; 4]; CLUSTER]);
+            self.clusters[..self.touched].fill([[0u64; 4]; CLUSTER]);
             self.generation = 1;
         }
+        self.mask = self.initial - 1;
+        self.filled = 0;
+    }
+
+    /// Doubles the clusters in use when half their slots are filled and the
+    /// budget allows: each entry whose cluster index under the new mask is
+    /// in the new half moves there. The new half holds nothing of this
+    /// generation (the table never was this large since the last clear).
+    fn grow_if_half_full(&mut self) {
+        let used = self.mask + 1;
+        if self.filled * 2 < used * CLUSTER || used == self.clusters.len() {
+            return;
+        }
+        let mask = used * 2 - 1;
+        let generation = self.generation;
+        let live = |e: &Entry| work_of(e) != 0 && generation_of(e) == generation;
+        let (low, high) = self.clusters.split_at_mut(used);
+        for (c, cluster) in low.iter_mut().enumerate() {
+            let target = &mut high[c];
+            for e in cluster.iter_mut() {
+                if live(e) && cluster_index(key_of(e), mask) != c {
+                    // Eight entries at most, into eight empty slots.
+                    if let Some(slot) = target.iter_mut().find(|t| !live(t)) {
+                        *slot = *e;
+                    } else {
+                        self.filled -= 1;
+                    }
+                    *e = [0; 4];
+                }
+            }
+        }
+        self.mask = mask;
+        self.touched = self.touched.max(mask + 1);
     }
 
     /// Makes every page of the table resident now, by writing one word per
@@ -166,7 +247,7 @@ impl Table {
     /// before solving many problems; not for one short search.
     pub fn prefault(&mut self) {
         let per_page = (4096 / std::mem::size_of::<Cluster>()).max(1);
-        for c in self.clusters.iter_mut().step_by(per_page) {
+        for c in self.clusters[..=self.mask].iter_mut().step_by(per_page) {
             // A write that reads nothing first: one fault per page, with no
             // shared zero page to replace (replacing it flushes the TLBs of
             // every thread of the process: with two workers faulting side
@@ -175,9 +256,9 @@ impl Table {
         }
     }
 
-    /// Bytes allocated.
+    /// Bytes in use now (the table grows up to its budget).
     pub fn bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>()
+        (self.mask + 1) * std::mem::size_of::<Cluster>()
     }
 
     #[inline(always)]
@@ -197,8 +278,7 @@ impl Table {
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> usize {
-        // The low bit of board keys carries the side to move; mix it in.
-        (key ^ (key >> 29)) as usize & self.mask
+        cluster_index(key, self.mask)
     }
 
     /// Asks the processor to start loading the cluster of `key`.
@@ -280,6 +360,7 @@ impl Table {
         let live = |e: &Entry| work_of(e) != 0 && generation_of(e) == generation;
         let cluster = &mut self.clusters[c];
         let mut slot = None;
+        let mut emptied = 0;
         for (i, e) in cluster.iter_mut().enumerate() {
             if key_of(e) != key || !live(e) {
                 continue;
@@ -299,6 +380,7 @@ impl Table {
                     slot = Some(i);
                 } else {
                     *e = [0; 4];
+                    emptied += 1;
                 }
             }
         }
@@ -318,6 +400,7 @@ impl Table {
             }
             best
         });
+        let fills = !live(&cluster[i]);
         cluster[i] = pack(
             key,
             hand,
@@ -328,6 +411,8 @@ impl Table {
             mv.map_or(0, |m| m.raw()),
             generation,
         );
+        self.filled = (self.filled + usize::from(fills)).saturating_sub(emptied);
+        self.grow_if_half_full();
     }
 }
 
@@ -362,6 +447,57 @@ mod tests {
                 .is_none()
         );
         assert!(t.probe(key ^ 2, hand(&[PieceKind::Gold])).is_none());
+    }
+
+    /// Stores an open entry for each key of `keys` (keys below 2^29 fill
+    /// the clusters in turn).
+    fn store_all(t: &mut Table, keys: std::ops::Range<u64>) {
+        for key in keys {
+            t.store(key, Hand::EMPTY, 1, 1, 0, None, 1);
+        }
+    }
+
+    fn found(t: &Table, keys: std::ops::Range<u64>) -> usize {
+        keys.filter(|&k| t.probe(k, Hand::EMPTY).is_some()).count()
+    }
+
+    #[test]
+    fn the_table_grows_to_its_budget_and_keeps_its_entries() {
+        let cluster = std::mem::size_of::<Cluster>();
+        let mut fixed = Table::with_clusters(4, 4);
+        store_all(&mut fixed, 0..256);
+        assert_eq!(found(&fixed, 0..256), 4 * CLUSTER);
+        assert_eq!(fixed.bytes(), 4 * cluster);
+
+        let mut t = Table::with_clusters(4, 64);
+        assert_eq!(t.bytes(), 4 * cluster);
+        store_all(&mut t, 0..256);
+        assert_eq!(t.bytes(), 64 * cluster);
+        assert_eq!(found(&t, 0..256), 256);
+        // At its budget it replaces entries instead.
+        store_all(&mut t, 256..1024);
+        assert_eq!(t.bytes(), 64 * cluster);
+        assert_eq!(found(&t, 0..1024), 64 * CLUSTER);
+    }
+
+    #[test]
+    fn clearing_shrinks_the_table_and_old_entries_never_come_back() {
+        let mut t = Table::with_clusters(4, 64);
+        store_all(&mut t, 0..256);
+        t.clear();
+        assert_eq!(t.bytes(), 4 * std::mem::size_of::<Cluster>());
+        assert_eq!(found(&t, 0..256), 0);
+        // Back to the first generation: the entries written in it, in the
+        // part used then, were zeroed and stay gone once the table grows
+        // over them again.
+        for _ in 0..254 {
+            t.clear();
+        }
+        assert_eq!(t.generation, 1);
+        store_all(&mut t, 1 << 20..(1 << 20) + 256);
+        assert_eq!(t.bytes(), 64 * std::mem::size_of::<Cluster>());
+        assert_eq!(found(&t, 0..256), 0);
+        assert_eq!(found(&t, 1 << 20..(1 << 20) + 256), 256);
     }
 
     #[test]
