@@ -233,7 +233,8 @@ fn out_of_play_salt(pos: &Position) -> u64 {
 }
 
 impl Solver {
-    /// A solver whose table uses about `hash_mb` megabytes.
+    /// A solver whose table uses at most `hash_mb` megabytes: it starts at
+    /// [`tt::INITIAL_BYTES`] and grows as a search needs (see [`tt`]).
     pub fn new(hash_mb: usize) -> Solver {
         Solver {
             table: Table::new(hash_mb),
