@@ -252,9 +252,13 @@ fn checks_that_never_mate_are_settled_once_for_every_bound() {
 /// whether the drop lasts takes thousands. Now the node is proven again
 /// (df-pn picks the check) and the two tests of a drop are asked in turn
 /// under a growing budget: the line is read in about half a million nodes.
+/// In all it took 8.55M nodes with a fixed table of 256 MB, and takes
+/// 10.1M with one growing to 256 MB: on searches of this size the count
+/// moves by a fifth either way with the table (see `tsume::solver::tt`),
+/// so the limit leaves room for that, far below "without an end".
 #[test]
 fn the_line_is_read_once_its_length_is_proven() {
-    let (pos, moves, exact, nodes) = solve_musou("067", 9_000_000);
+    let (pos, moves, exact, nodes) = solve_musou("067", 12_000_000);
     assert!(exact, "not read within {nodes} nodes");
     assert_eq!(moves.len(), 47, "{moves:?}");
     assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{moves:?}");
