@@ -278,10 +278,9 @@ fn an_unproven_main_line_leaves_the_verdict_unknown() {
 /// lines have minor findings only), in seconds.
 #[test]
 fn a_sound_classical_problem_of_31_plies() {
-    let row = common::musou_row("011");
-    let pos: Position = row.sfen.parse().unwrap();
+    let (pos, published) = musou_published("011");
     let options = Options {
-        solution: Some(moves(&row.sfen, &row.solution.join(" "))),
+        solution: Some(published),
         ..Options::default()
     };
     let r = verify(&mut Solver::new(256), &pos, &options).unwrap();
@@ -303,8 +302,7 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
         ("055", 10, "8e7e", "8e9d", 13),
         ("038", 12, "2c3d", "2c1c", 15),
     ] {
-        let row = common::musou_row(name);
-        let published = moves(&row.sfen, &row.solution.join(" "));
+        let (_, published) = musou_published(name);
         assert_eq!(published.len(), answer - 2, "{name}");
         let (pos, _, r) = verify_musou_from(name, 1);
         assert!(r.exact, "{name}");
@@ -348,14 +346,19 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
     }
 }
 
+/// 将棋無双 row `name`: its position and its published line.
+fn musou_published(name: &str) -> (Position, Vec<Move>) {
+    let row = common::musou_row(name);
+    let published = moves(&row.sfen, &row.solution.join(" "));
+    (row.sfen.parse().unwrap(), published)
+}
+
 /// 将棋無双 row `name` verified from its published move `from` on (the
 /// position before it, and the published line from there as the given
 /// solution): the position, the solver (its table as verify left it) and
 /// the report.
 fn verify_musou_from(name: &str, from: usize) -> (Position, Solver, Report) {
-    let row = common::musou_row(name);
-    let mut pos: Position = row.sfen.parse().unwrap();
-    let published = moves(&row.sfen, &row.solution.join(" "));
+    let (mut pos, published) = musou_published(name);
     for &m in &published[..from - 1] {
         pos.do_move(m);
     }
@@ -552,10 +555,9 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
 /// node's tsume length (14, the drop's own), which would call it useless.
 #[test]
 fn by_the_old_convention_a_longer_drop_that_leaves_pieces_is_a_side_line() {
-    let row = common::musou_row("023");
-    let pos: Position = row.sfen.parse().unwrap();
+    let (pos, published) = musou_published("023");
     let options = Options {
-        solution: Some(moves(&row.sfen, &row.solution.join(" "))),
+        solution: Some(published),
         defence: DefenceChoice::EmptyHandFirst,
         ..Options::default()
     };
