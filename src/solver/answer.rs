@@ -882,9 +882,14 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         len: u32,
         best: &mut Option<Vec<Move>>,
     ) -> Option<bool> {
-        if best.is_some() {
+        if best.is_some() && len > 1 {
             // Another move as good: worth reading only to avoid ending
-            // with pieces in hand, and only so many times.
+            // with pieces in hand, and only so many times. A line of one
+            // or two plies (a defence and the mate, or the mate) costs next
+            // to nothing to read and is not counted: on musou-007 the last
+            // moves of the first line read used all the reads, and the
+            // check at move 15 whose line ends with an empty hand was never
+            // tried.
             if self.alternatives_left == 0 {
                 return Some(true);
             }
