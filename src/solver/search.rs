@@ -328,8 +328,14 @@ impl Search<'_> {
     /// What the table knows of `pos` for the current attacker (final
     /// results of the fallback namespace when this one has none).
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        self.probe_within(pos, u32::MAX)
+    }
+
+    /// Like [`probe`](Self::probe), for a search with `remaining` plies
+    /// left (see [`Table::probe_within`]).
+    pub fn probe_within(&self, pos: &Position, remaining: u32) -> Option<Probe> {
         let hand = self.attacker_hand(pos);
-        let own = self.table.probe(self.key(pos), hand);
+        let own = self.table.probe_within(self.key(pos), hand, remaining);
         if own.is_some_and(|p| p.pn == 0 || (p.dn == 0 && p.len == DEPTH_ANY)) {
             return own;
         }
@@ -607,7 +613,9 @@ impl Search<'_> {
     fn child_state(&mut self, pos: &mut Position, path: u64, remaining: u32) -> (NodeResult, u64) {
         let key = pos.key();
         let child_path = extend_path(path, key);
-        let probe = self.probe(pos).map(|p| self.usable(&p, remaining));
+        let probe = self
+            .probe_within(pos, remaining)
+            .map(|p| self.usable(&p, remaining));
         if let Some(r) = probe
             && r.dn == 0
         {
@@ -953,7 +961,9 @@ impl Search<'_> {
                 let undo = pos.do_move(m);
                 let child_path = extend_path(path, pos.key() ^ ((b as u64) << 48) ^ 0xba5e);
                 let remaining = b - 1;
-                let known = self.probe(pos).map(|p| self.usable(&p, remaining));
+                let known = self
+                    .probe_within(pos, remaining)
+                    .map(|p| self.usable(&p, remaining));
                 let mated = match known {
                     Some(r) if r.pn == 0 => true,
                     Some(r) if r.dn == 0 => false,
@@ -1244,7 +1254,7 @@ impl Search<'_> {
                 loop_head: k.head,
             };
         }
-        if let Some(p) = self.probe(q) {
+        if let Some(p) = self.probe_within(q, plies) {
             let r = from_probe(&p);
             if (r.pn == 0 && r.len as u32 <= plies) || (r.dn == 0 && r.len as u32 >= plies) {
                 return r;

@@ -324,6 +324,15 @@ impl Table {
     /// Looks up the board `key` with attacker hand `hand`.
     #[inline]
     pub fn probe(&self, key: u64, hand: Hand) -> Option<Probe> {
+        self.probe_within(key, hand, u32::MAX)
+    }
+
+    /// Like [`probe`](Self::probe), for a search with `remaining` plies
+    /// left: a proof within them comes first, then a disproof that holds
+    /// for as many, then as `probe`: the shortest proof, the deepest
+    /// disproof, the open entry.
+    #[inline]
+    pub fn probe_within(&self, key: u64, hand: Hand, remaining: u32) -> Option<Probe> {
         let mut exact = None;
         let mut proof: Option<&Entry> = None;
         let mut disproof: Option<&Entry> = None;
@@ -345,6 +354,16 @@ impl Table {
             } else if h == hand {
                 exact = Some(probe_of(e));
             }
+        }
+        if let Some(p) = proof
+            && len_of(p) as u32 <= remaining
+        {
+            return Some(probe_of(p));
+        }
+        if let Some(d) = disproof
+            && len_of(d) as u32 >= remaining
+        {
+            return Some(probe_of(d));
         }
         proof.or(disproof).map(probe_of).or(exact)
     }
@@ -374,10 +393,14 @@ impl Table {
                 continue;
             }
             let (epn, edn, eh) = (pn_of(e), dn_of(e), hand_of(e));
-            let same = eh == hand && epn != 0 && edn != 0;
-            // A final result makes the entries it covers useless.
-            let covered = (pn == 0 && epn != 0 && eh.dominates(hand))
-                || (dn == 0 && edn != 0 && hand.dominates(eh))
+            let open = epn != 0 && edn != 0;
+            let same = eh == hand && open;
+            // A final result makes the open entries it covers useless, and
+            // those of its kind that say less. A proof and a disproof both
+            // stay: under a length bound both hold, a mate within so many
+            // plies and none within fewer.
+            let covered = (pn == 0 && open && eh.dominates(hand))
+                || (dn == 0 && open && hand.dominates(eh))
                 || (pn == 0 && epn == 0 && eh.dominates(hand) && len_of(e) >= len)
                 || (dn == 0 && edn == 0 && hand.dominates(eh) && len_of(e) <= len);
             if same || covered {
@@ -455,6 +478,29 @@ mod tests {
                 .is_none()
         );
         assert!(t.probe(key ^ 2, hand(&[PieceKind::Gold])).is_none());
+    }
+
+    #[test]
+    fn a_proof_and_a_shallower_disproof_both_stay() {
+        // Under a length bound: mated within 9 plies, not within 5.
+        let mut t = Table::new(1);
+        let key = 0x0bad_cafe_1234_5678;
+        let h = hand(&[PieceKind::Gold]);
+        t.store(key, h, 0, INF, 9, None, 100);
+        t.store(key, h, INF, 0, 5, None, 100);
+        let len = |p: Option<Probe>| p.map(|p| (p.is_proven(), p.len));
+        // Each look-up gets the one that holds for the plies left.
+        assert_eq!(len(t.probe_within(key, h, 11)), Some((true, 9)));
+        assert_eq!(len(t.probe_within(key, h, 9)), Some((true, 9)));
+        assert_eq!(len(t.probe_within(key, h, 5)), Some((false, 5)));
+        assert_eq!(len(t.probe_within(key, h, 3)), Some((false, 5)));
+        // Neither holds for 7: the proof, as a plain look-up gives.
+        assert_eq!(len(t.probe_within(key, h, 7)), Some((true, 9)));
+        assert_eq!(len(t.probe(key, h)), Some((true, 9)));
+        // A deeper disproof replaces the shallower one, not the proof.
+        t.store(key, h, INF, 0, 7, None, 100);
+        assert_eq!(len(t.probe_within(key, h, 7)), Some((false, 7)));
+        assert_eq!(len(t.probe_within(key, h, 9)), Some((true, 9)));
     }
 
     /// Stores an open entry for each key of `keys` (keys below 2^29 fill
