@@ -57,7 +57,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::Position;
-use crate::solver::{Limits, Outcome, SolveError, SolveResult, Solver};
+use crate::solver::{Limits, Outcome, SolveError, SolveResult, Solver, TableTooLarge};
 
 /// How many problems per worker may be read ahead of the first one not yet
 /// handed back (they wait in the queue or in the reorder buffer).
@@ -139,6 +139,14 @@ pub enum BatchError<X> {
     /// The worker threads could not be started.
     #[error("cannot start {jobs} worker threads: {message}")]
     Threads { jobs: usize, message: String },
+    /// The workers' tables could not be had: `jobs` tables of the budget
+    /// each are more memory than the system gives.
+    #[error("{jobs} worker(s), one table each: {source}")]
+    Table {
+        jobs: usize,
+        #[source]
+        source: TableTooLarge,
+    },
     /// The callback returned an error; the problems after it were not
     /// handed back.
     #[error(transparent)]
@@ -252,8 +260,9 @@ where
             message: e.to_string(),
         })?;
     let solvers: Vec<Mutex<Solver>> = (0..jobs)
-        .map(|_| Mutex::new(Solver::new(options.hash_mb)))
-        .collect();
+        .map(|_| Solver::try_new(options.hash_mb).map(Mutex::new))
+        .collect::<Result<_, _>>()
+        .map_err(|source| BatchError::Table { jobs, source })?;
     let flags: Vec<Arc<AtomicBool>> = solvers
         .iter()
         .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).stop_flag())

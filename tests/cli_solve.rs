@@ -550,3 +550,32 @@ fn the_defence_can_follow_the_old_convention() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("'shortest'"), "{}", stderr(&out));
 }
+
+/// `--hash` at its most (1,048,576 MB) asks more than most machines map: the
+/// run ends with an error naming the budget, never an abort. Where the
+/// system does give it (memory overcommitted without limit), the problem is
+/// solved.
+#[test]
+fn a_table_larger_than_the_memory_is_an_error_not_an_abort() {
+    for command in ["solve", "verify"] {
+        let out = tsume()
+            .args([command, "--hash", "1048576", MATE1])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the tsume binary runs");
+        assert!(
+            out.status.code().is_some(),
+            "{command}: killed by a signal: {}",
+            stderr(&out)
+        );
+        if !out.status.success() {
+            let err = stderr(&out);
+            assert!(
+                err.contains("cannot reserve a table of 1048576 MB") && err.contains("--hash"),
+                "{command}: {err}"
+            );
+        } else {
+            assert!(stdout(&out).contains("G*5b"), "{command}: {}", stdout(&out));
+        }
+    }
+}

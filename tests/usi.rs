@@ -405,3 +405,25 @@ fn the_choice_of_defence_is_an_option() {
     e.send("go mate 10000");
     assert_eq!(e.answer(SEC * 10).0, "checkmate 4a3a 3b2b 3a2a 2b3b 9a3a");
 }
+
+/// `USI_Hash` at its most (65,536 MB) may be more than the machine gives:
+/// the GUI is told and the engine goes on with a smaller table, never an
+/// abort.
+#[test]
+fn a_hash_larger_than_the_memory_is_reported_and_the_engine_goes_on() {
+    let mut e = Engine::spawn(&["usi"]);
+    e.send("setoption name USI_Hash value 65536");
+    e.send("isready");
+    let lines = e.until(SEC * 10, |l| l == "readyok");
+    if let Some(error) = lines.iter().find(|l| l.starts_with("info string error: ")) {
+        assert!(
+            error.contains("USI_Hash: cannot reserve a table of 65536 MB")
+                && error.contains("using"),
+            "{error}"
+        );
+    }
+    e.send("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+    e.send("go mate 5000");
+    let (answer, _) = e.answer(SEC * 10);
+    assert_eq!(answer, "checkmate G*5b");
+}

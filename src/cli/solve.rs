@@ -369,6 +369,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Err(e @ BatchError::Threads { .. }) => {
             return Err(CliError::Input(format!("{e} (try a smaller --jobs)")));
         }
+        Err(e @ BatchError::Table { .. }) => {
+            return Err(CliError::Input(format!(
+                "{e} (try a smaller --hash or --jobs)"
+            )));
+        }
     };
 
     let was_interrupted = interrupted.load(Ordering::SeqCst);

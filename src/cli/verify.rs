@@ -198,10 +198,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             p.pos = rest_to_defender(p.pos.clone(), false);
         }
     }
-    let mut solver = Solver::new(args.hash.map_or_else(
+    let mut solver = Solver::try_new(args.hash.map_or_else(
         || tsume::batch::default_hash_mb(1),
         |mb| usize::try_from(mb).unwrap_or(usize::MAX),
-    ));
+    ))
+    .map_err(|e| CliError::Input(format!("{e} (try a smaller --hash)")))?;
     let mut all_sound = true;
     for p in &problems {
         solver.clear();

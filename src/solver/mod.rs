@@ -37,6 +37,7 @@ use crate::core::{Color, Move, PieceKind, Position};
 
 use repetition::Repetitions;
 use search::Search;
+pub use tt::TableTooLarge;
 use tt::{INF, Table};
 
 /// Which limit stopped a search.
@@ -235,9 +236,28 @@ fn out_of_play_salt(pos: &Position) -> u64 {
 impl Solver {
     /// A solver whose table uses at most `hash_mb` megabytes: it starts at
     /// [`tt::INITIAL_BYTES`] and grows as a search needs (see [`tt`]).
+    /// When the system does not give that much memory, the table takes
+    /// less (see [`Table::new`]); [`try_new`](Self::try_new) reports it
+    /// instead.
     pub fn new(hash_mb: usize) -> Solver {
+        Solver::with_table(Table::new(hash_mb))
+    }
+
+    /// A solver whose table uses at most `hash_mb` megabytes, or an error
+    /// naming the budget when the system does not give that much memory.
+    pub fn try_new(hash_mb: usize) -> Result<Solver, TableTooLarge> {
+        Table::try_new(hash_mb).map(Solver::with_table)
+    }
+
+    /// The table's budget in megabytes: what was asked for, or less when
+    /// the system did not give it (see [`new`](Self::new)).
+    pub fn table_budget_mb(&self) -> usize {
+        self.table.budget_mb()
+    }
+
+    fn with_table(table: Table) -> Solver {
         Solver {
-            table: Table::new(hash_mb),
+            table,
             reps: Repetitions::new(1 << 20),
             stop: Arc::new(AtomicBool::new(false)),
             progress: Arc::default(),

@@ -176,14 +176,70 @@ fn power_of_two_below(n: usize) -> usize {
     1usize << (usize::BITS - 1 - n.leading_zeros())
 }
 
+/// The memory for a table's budget could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot reserve a table of {megabytes} MB: the system refused that much memory")]
+pub struct TableTooLarge {
+    /// The budget asked for, in megabytes.
+    pub megabytes: usize,
+}
+
+/// Whether `n` clusters can be had now: reserved (the allocator maps the
+/// memory without writing it) and freed again at once. The table is then
+/// allocated zeroed, which the standard allocator cannot report failing
+/// without aborting the process.
+fn can_reserve(n: usize) -> bool {
+    Vec::<Cluster>::new().try_reserve_exact(n).is_ok()
+}
+
+/// Clusters in a budget of `megabytes` MB (at least one), rounded down to
+/// a power of two.
+fn clusters_in(megabytes: usize) -> usize {
+    power_of_two_below(
+        megabytes.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>(),
+    )
+}
+
 impl Table {
     /// A table of at most `megabytes` MB (at least one cluster), starting
-    /// at [`INITIAL_BYTES`].
+    /// at [`INITIAL_BYTES`]. When the system does not give that much
+    /// memory, the largest power of two below it that it gives (see
+    /// [`try_new`](Self::try_new) to be told instead).
     pub fn new(megabytes: usize) -> Table {
-        Table::with_clusters(
+        let mut max = clusters_in(megabytes);
+        while max > 1 && !can_reserve(max) {
+            max /= 2;
+        }
+        Table::with_clusters(INITIAL_BYTES / std::mem::size_of::<Cluster>(), max)
+    }
+
+    /// A table of at most `megabytes` MB, or an error when the system
+    /// does not give that much memory (where [`new`](Self::new) would take
+    /// less).
+    ///
+    /// ```
+    /// use tsume::solver::tt::Table;
+    ///
+    /// assert!(Table::try_new(16).is_ok());
+    /// // An exbibyte: more than any machine maps; refused, not aborted.
+    /// let e = Table::try_new(1 << 40).err().unwrap();
+    /// assert!(e.to_string().starts_with("cannot reserve a table of"));
+    /// ```
+    pub fn try_new(megabytes: usize) -> Result<Table, TableTooLarge> {
+        let max = clusters_in(megabytes);
+        if !can_reserve(max) {
+            return Err(TableTooLarge { megabytes });
+        }
+        Ok(Table::with_clusters(
             INITIAL_BYTES / std::mem::size_of::<Cluster>(),
-            megabytes.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Cluster>(),
-        )
+            max,
+        ))
+    }
+
+    /// The budget in use, in megabytes (less than asked for when the
+    /// system did not give it, see [`new`](Self::new)).
+    pub fn budget_mb(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
     }
 
     /// A table of `initial` clusters growing to at most `max` (each rounded

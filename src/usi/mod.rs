@@ -240,7 +240,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 self.reap();
                 if self.search.is_none() {
                     // Build (or rebuild, after USI_Hash changed) the table now.
-                    let solver = self.take_solver();
+                    let solver = self.take_solver()?;
                     self.solver = Some(solver);
                 }
                 self.send(&["readyok".to_string()])?;
@@ -261,17 +261,27 @@ impl<W: Write + Send + 'static> Engine<W> {
         Ok(Flow::Continue)
     }
 
-    /// The solver, built with the current `USI_Hash`.
-    fn take_solver(&mut self) -> Solver {
+    /// The solver, built with the current `USI_Hash`. When the system
+    /// does not give that much memory, the GUI is told (`info string
+    /// error`) and the table takes what it can get.
+    fn take_solver(&mut self) -> io::Result<Solver> {
         if self.built_hash != self.options.hash_mb {
             // Free the old table before allocating the new one.
             self.solver = None;
         }
-        match self.solver.take() {
-            Some(s) => s,
-            None => {
-                self.built_hash = self.options.hash_mb;
-                Solver::new(self.options.hash_mb)
+        if let Some(s) = self.solver.take() {
+            return Ok(s);
+        }
+        self.built_hash = self.options.hash_mb;
+        match Solver::try_new(self.options.hash_mb) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                let solver = Solver::new(self.options.hash_mb);
+                self.error(&format!(
+                    "USI_Hash: {e}; using {} MB",
+                    solver.table_budget_mb()
+                ))?;
+                Ok(solver)
             }
         }
     }
@@ -384,7 +394,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             Go::Play(clock) => limits.time = budget(clock, pos.side_to_move()),
         }
         let bounded = limits.time.is_some() || limits.nodes.is_some();
-        let mut solver = self.take_solver();
+        let mut solver = self.take_solver()?;
         // Each search starts from an empty table (a cheap generation bump),
         // so an answer does not depend on the searches before it.
         solver.clear();
