@@ -168,7 +168,8 @@ fn misc_small() {
 
 /// When a node limit stops the answer's searches after the proof, the
 /// result is marked not exact and says what length the answer is proven to
-/// reach (`at_least`: never more than the answer, 21 here). The line is a
+/// reach (`at_least`: never more than the answer, 21 here) and not to
+/// exceed (`at_most`: never less than the answer). The line is a
 /// sound tsume line: the line of the longest resistance known when that is
 /// at least as long, else the first proof's (33 plies here). Never a line
 /// of an unfinished answer search. 将棋無双 第50番: its first proof takes a small
@@ -191,6 +192,7 @@ fn an_answer_cut_short_reports_what_is_proven() {
     assert!(full.exact);
     assert_eq!(answer.len(), 21);
     assert_eq!(full.at_least, 21);
+    assert_eq!(full.at_most, 21);
     assert!(
         first.nodes < full.nodes / 2,
         "{} {}",
@@ -210,6 +212,8 @@ fn an_answer_cut_short_reports_what_is_proven() {
             "{limit} nodes: at least {}",
             cut.at_least
         );
+        // The plain proof bounds it from above: the answer was asked.
+        assert!(cut.at_most >= 21, "{limit} nodes: at most {}", cut.at_most);
         let Outcome::Mate { moves } = &cut.outcome else {
             panic!("{limit} nodes: {:?}", cut.outcome)
         };

@@ -151,7 +151,7 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
 /// tests, solved again under limits spread over the whole search, a mate
 /// stays a mate with a sound line, an exact answer has the length of the
 /// unlimited one, and an answer cut short claims no more than that length
-/// as its lower bound (`at_least`).
+/// as its lower bound (`at_least`), nor less as its upper bound (`at_most`).
 #[test]
 fn a_node_limit_anywhere_never_overstates_the_answer() {
     let mut solver = Solver::new(32);
@@ -162,6 +162,7 @@ fn a_node_limit_anywhere_never_overstates_the_answer() {
         solver.clear();
         let full = solver.solve(&pos, &Limits::default()).unwrap();
         assert!(full.exact, "{name}: not exact without a limit");
+        assert_eq!(full.at_most, full.at_least, "{name}");
         let Outcome::Mate { moves } = &full.outcome else {
             panic!("{name}: {:?}", full.outcome);
         };
@@ -174,6 +175,11 @@ fn a_node_limit_anywhere_never_overstates_the_answer() {
             cut_points += 1;
             let at = format!("{name} at {nodes} of {} nodes", full.nodes);
             assert!(cut.at_least <= length, "{at}: at least {}", cut.at_least);
+            assert!(
+                cut.at_most == 0 || cut.at_most >= length,
+                "{at}: at most {}",
+                cut.at_most
+            );
             match &cut.outcome {
                 Outcome::Mate { moves } => {
                     assert!(

@@ -236,6 +236,10 @@ struct JsonRecord {
     /// answer is proven to reach, when one is.
     #[serde(skip_serializing_if = "Option::is_none")]
     at_least: Option<u32>,
+    /// For a mate whose line is not proven the answer: the length the
+    /// answer is proven not to exceed, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_most: Option<u32>,
     nodes: u64,
     millis: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -854,6 +858,9 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
         at_least: moves
             .filter(|_| !result.exact && result.at_least > 1)
             .map(|_| result.at_least),
+        at_most: moves
+            .filter(|_| !result.exact && result.at_most > 0)
+            .map(|_| result.at_most),
         nodes: result.nodes,
         millis: u64::try_from(result.elapsed.as_millis()).unwrap_or(u64::MAX),
         limit,
@@ -870,6 +877,7 @@ fn json_error(bad: &BadProblem) -> JsonRecord {
         moves: Vec::new(),
         exact: None,
         at_least: None,
+        at_most: None,
         nodes: 0,
         millis: 0,
         limit: None,
@@ -882,6 +890,15 @@ fn write_json(out: &mut dyn Write, record: &JsonRecord) -> Result<(), CliError> 
         .map_err(|e| CliError::Io(io::Error::other(format!("JSON: {e}"))))?;
     writeln!(out, "{text}")?;
     Ok(())
+}
+
+/// " and at most N" when the answer is bounded from above.
+fn at_most_text(result: &SolveResult) -> String {
+    if result.at_most > 0 {
+        format!(" and at most {}", result.at_most)
+    } else {
+        String::new()
+    }
 }
 
 fn write_report(
@@ -900,9 +917,17 @@ fn write_report(
             } else if result.at_least > 1 {
                 writeln!(
                     out,
-                    "mate (a line of {} plies; not proven the tsume answer, which is proven to be at least {} plies)",
+                    "mate (a line of {} plies; not proven the tsume answer, which is proven to be at least {}{} plies)",
                     moves.len(),
-                    result.at_least
+                    result.at_least,
+                    at_most_text(result)
+                )?;
+            } else if result.at_most > 0 {
+                writeln!(
+                    out,
+                    "mate (the first proof's line, {} plies; not proven the tsume answer, which is proven to be at most {} plies)",
+                    moves.len(),
+                    result.at_most
                 )?;
             } else {
                 writeln!(

@@ -61,6 +61,10 @@ pub(crate) struct Answer {
     /// A length the tsume answer is proven to reach: every bound below it
     /// was searched and holds no mate.
     pub at_least: u32,
+    /// A length the tsume answer is proven not to exceed: the length
+    /// found when `exact`, else the plain proof's (every interposition
+    /// counted, so no shorter than the tsume count).
+    pub at_most: u32,
 }
 
 /// Switches `search` to tsume counting for the life of the value.
@@ -946,6 +950,8 @@ pub(crate) fn answer(
 ) -> Answer {
     let mut t = TsumeSearch::new(search, root, rule);
     let (len, exact, at_least) = t.shortest(root, upper, line);
+    // `len` is `upper` when not exact: a bound proven either way.
+    let at_most = len;
     let main = if exact { t.main_line(root, len) } else { None };
     // A limit that stops reading the main line leaves the length proven.
     let mut exact = main.is_some();
@@ -992,5 +998,6 @@ pub(crate) fn answer(
         moves,
         exact,
         at_least,
+        at_most,
     }
 }

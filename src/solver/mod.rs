@@ -125,6 +125,12 @@ pub struct SolveResult {
     /// shorter than the longest defence): no mate within fewer plies. 0
     /// when not known.
     pub at_least: u32,
+    /// A length the tsume answer of a mate is proven not to exceed. When
+    /// `exact`, the longest defence's length (the line's, or more by
+    /// [`DefenceChoice::EmptyHandFirst`]); else the plain proof's, which
+    /// may be longer than the line shown (that line may follow a shorter
+    /// defence). 0 when not known (no tsume answer was asked for).
+    pub at_most: u32,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -461,6 +467,7 @@ impl Solver {
         let search_nodes = search.nodes;
         let mut exact = false;
         let mut at_least = 0;
+        let mut at_most = 0;
         let outcome = if r.pn == 0 {
             // The first proof's line comes first: it is cheap now, and it is
             // the answer when the tsume answer runs out of limits.
@@ -500,6 +507,7 @@ impl Solver {
                     limits.defence,
                 );
                 at_least = a.at_least;
+                at_most = a.at_most;
                 // An answer cut short by a limit gives the line of the
                 // longest resistance known when that reaches the length
                 // proven; else the first proof's line stays. On the twelve
@@ -544,6 +552,7 @@ impl Solver {
             outcome,
             exact,
             at_least,
+            at_most,
             nodes,
             elapsed: start.elapsed(),
         })

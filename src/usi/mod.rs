@@ -592,9 +592,10 @@ fn answer(
                 format!("mate in {}: the tsume answer", moves.len())
             } else if job.limits.shortest {
                 format!(
-                    "mate in {}: not proven the tsume answer (reading it ran out of time or nodes), which is at least {} plies; the line of the longest resistance known, else the first proof's",
+                    "mate in {}: not proven the tsume answer (reading it ran out of time or nodes), which is at least {} and at most {} plies; the line of the longest resistance known, else the first proof's",
                     moves.len(),
-                    r.at_least
+                    r.at_least,
+                    r.at_most
                 )
             } else {
                 format!(
