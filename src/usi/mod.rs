@@ -591,11 +591,17 @@ fn answer(
             let note = if r.exact {
                 format!("mate in {}: the tsume answer", moves.len())
             } else if job.limits.shortest {
+                let bounds = match (r.at_least, r.at_most) {
+                    (0 | 1, 0) => String::new(),
+                    (least, 0) => format!(", which is at least {least} plies"),
+                    (0 | 1, most) => format!(", which is at most {most} plies"),
+                    (least, most) => {
+                        format!(", which is at least {least} and at most {most} plies")
+                    }
+                };
                 format!(
-                    "mate in {}: not proven the tsume answer (reading it ran out of time or nodes), which is at least {} and at most {} plies; the line of the longest resistance known, else the first proof's",
+                    "mate in {}: not proven the tsume answer (reading it ran out of time or nodes){bounds}; the line of the longest resistance known, else the first proof's",
                     moves.len(),
-                    r.at_least,
-                    r.at_most
                 )
             } else {
                 format!(
@@ -754,6 +760,14 @@ mod tests {
             first_nodes + 1
         ));
         assert!(note.contains("ran out of time or nodes"), "{note}");
+        // Bounded from above by the proof, never below the answer.
+        let at_most: usize = note
+            .split("at most ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no upper bound: {note}"));
+        assert!(at_most >= full.split(' ').count() - 1, "{note} / {full}");
         let pos: Position = PROVEN.parse().unwrap();
         for answer in [&first, &full, &cut] {
             let moves: Vec<Move> = answer
