@@ -173,13 +173,10 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// mate found (at most `bound`, not necessarily shortest),
     /// `Some(None)` when not, `None` when a limit stopped the search.
     pub fn within(&mut self, pos: &Position, bound: u32) -> Option<Option<u32>> {
-        if let Some(p) = self.search.probe_within(pos, bound) {
-            if p.pn == 0 && p.len as u32 <= bound {
-                return Some(Some(p.len as u32));
-            }
-            if p.dn == 0 && p.len as u32 >= bound {
-                return Some(None);
-            }
+        if let Some(p) = self.search.probe_within(pos, bound)
+            && p.settles_within(bound)
+        {
+            return Some(p.is_proven().then_some(p.len as u32));
         }
         if self.search.aborted.is_some() {
             return None;

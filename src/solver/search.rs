@@ -17,7 +17,7 @@ use super::interposition::{
     generate_counted_evasions, has_counted_evasion, set_aside,
 };
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
-use super::tt::{INF, MAX_FINITE, Probe, Table};
+use super::tt::{INF, MAX_FINITE, Probe, Table, settles_within};
 
 /// Search depth past which a line is cut (treated like a repetition on
 /// this path, so a "no mate" that needed it is reported as unknown).
@@ -681,11 +681,12 @@ impl Search<'_> {
 
     /// `r` as it holds with `remaining` plies left (see [`usable`](Self::usable)).
     fn within_remaining(&self, r: NodeResult, remaining: u32) -> NodeResult {
-        let too_shallow = r.dn == 0 && (r.len as u32) < remaining;
-        let too_long = self.bounded && r.pn == 0 && r.len as u32 > remaining;
-        if too_shallow || too_long {
+        // Without a length bound a proof of any length is final.
+        let unsettled = (r.dn == 0 || (self.bounded && r.pn == 0))
+            && !settles_within(r.pn, r.dn, r.len, remaining);
+        if unsettled {
             NodeResult {
-                pn: if too_shallow { SHALLOW_DISPROOF_PN } else { 1 },
+                pn: if r.dn == 0 { SHALLOW_DISPROOF_PN } else { 1 },
                 dn: 1,
                 hand: Hand::EMPTY,
                 len: 0,
@@ -1254,11 +1255,10 @@ impl Search<'_> {
                 loop_head: k.head,
             };
         }
-        if let Some(p) = self.probe_within(q, plies) {
-            let r = from_probe(&p);
-            if (r.pn == 0 && r.len as u32 <= plies) || (r.dn == 0 && r.len as u32 >= plies) {
-                return r;
-            }
+        if let Some(p) = self.probe_within(q, plies)
+            && p.settles_within(plies)
+        {
+            return from_probe(&p);
         }
         if self.reps.repeats(q.board_key(), self.attacker_hand(q)) {
             // Back on the path: no mate this way.

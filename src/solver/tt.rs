@@ -132,6 +132,21 @@ impl Probe {
     pub fn is_disproven(&self) -> bool {
         self.dn == 0
     }
+    /// Whether it settles a search with `plies` left under a length bound
+    /// (see [`settles_within`]).
+    pub fn settles_within(&self, plies: u32) -> bool {
+        settles_within(self.pn, self.dn, self.len, plies)
+    }
+}
+
+/// Whether a result (proof and disproof numbers, length) settles a search
+/// with `plies` left under a length bound: a proof within them, or a
+/// disproof that holds for as many ("no mate within `len`", `len` at least
+/// `plies`). A longer proof or a shallower disproof says nothing final
+/// there.
+#[inline]
+pub fn settles_within(pn: u32, dn: u32, len: u16, plies: u32) -> bool {
+    (pn == 0 && len as u32 <= plies) || (dn == 0 && len as u32 >= plies)
 }
 
 /// `n` empty clusters. The allocator hands integer arrays out zeroed
@@ -384,9 +399,9 @@ impl Table {
     }
 
     /// Like [`probe`](Self::probe), for a search with `remaining` plies
-    /// left: a proof within them comes first, then a disproof that holds
-    /// for as many, then as `probe`: the shortest proof, the deepest
-    /// disproof, the open entry.
+    /// left: the result that settles it ([`settles_within`]), a proof within
+    /// them first, then a disproof that holds for as many; else as `probe`:
+    /// the shortest proof, the deepest disproof, the open entry.
     #[inline]
     pub fn probe_within(&self, key: u64, hand: Hand, remaining: u32) -> Option<Probe> {
         let mut exact = None;
@@ -534,6 +549,18 @@ mod tests {
                 .is_none()
         );
         assert!(t.probe(key ^ 2, hand(&[PieceKind::Gold])).is_none());
+    }
+
+    #[test]
+    fn a_result_settles_a_search_with_as_many_plies_left_or_fewer_for_a_proof() {
+        // Mated within 9: settles 9 plies left and more, not 7.
+        assert!(settles_within(0, INF, 9, 9) && settles_within(0, INF, 9, 11));
+        assert!(!settles_within(0, INF, 9, 7));
+        // Not mated within 9: settles 9 plies left and fewer, not 11.
+        assert!(settles_within(INF, 0, 9, 9) && settles_within(INF, 0, 9, 7));
+        assert!(!settles_within(INF, 0, 9, 11));
+        // Open: never.
+        assert!(!settles_within(3, 5, 0, 0) && !settles_within(3, 5, 9, 9));
     }
 
     #[test]
