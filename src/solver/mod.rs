@@ -680,4 +680,32 @@ mod tests {
             }
         }
     }
+
+    /// Under tsume counting, a proof of its own namespace longer than the
+    /// plies left does not hide a plain proof within them (a plain mate is
+    /// a mate within its length by tsume counting too).
+    #[test]
+    fn a_plain_proof_within_the_plies_left_comes_before_a_longer_tsume_proof() {
+        let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+            .parse()
+            .unwrap();
+        let hand = pos.hand(Color::Black);
+        let (plain, tsume) = (0x1230, 0x4560);
+        let mut solver = Solver::new(16);
+        let mut search = solver.search(Color::Black, tsume, 1_000_000, None);
+        search.fallback_salt = Some(plain);
+        search
+            .table
+            .store(pos.board_key() ^ tsume, hand, 0, INF, 9, None, 1);
+        search
+            .table
+            .store(pos.board_key() ^ plain, hand, 0, INF, 5, None, 1);
+        let within = |search: &Search, plies| {
+            let p = search.probe_within(&pos, plies).expect("in the table");
+            (p.pn, p.len)
+        };
+        assert_eq!(within(&search, 7), (0, 5));
+        // Where both settle the search, the namespace's own comes first.
+        assert_eq!(within(&search, 11), (0, 9));
+    }
 }

@@ -336,7 +336,9 @@ impl Search<'_> {
     pub fn probe_within(&self, pos: &Position, remaining: u32) -> Option<Probe> {
         let hand = self.attacker_hand(pos);
         let own = self.table.probe_within(self.key(pos), hand, remaining);
-        if own.is_some_and(|p| p.pn == 0 || (p.dn == 0 && p.len == DEPTH_ANY)) {
+        if own.is_some_and(|p| {
+            (p.pn == 0 && p.len as u32 <= remaining) || (p.dn == 0 && p.len == DEPTH_ANY)
+        }) {
             return own;
         }
         // A plain proof is a mate within its length here too (tsume
@@ -344,12 +346,16 @@ impl Search<'_> {
         // mate at all (one under a length bound counted every
         // interposition, so it says nothing here). "No mate at all" is
         // worth more than this namespace's "no mate within so many plies";
-        // a mate is not (that disproof may be final for the plies left).
+        // a mate is not (that disproof may be final for the plies left),
+        // unless it is shorter than this namespace's own proof.
         if let Some(salt) = self.fallback_salt
             && let Some(p) = self.table.probe(pos.board_key() ^ salt, hand)
-            && ((p.pn == 0 && own.is_none_or(|o| o.dn != 0)) || (p.dn == 0 && p.len == DEPTH_ANY))
         {
-            return Some(p);
+            let better_proof =
+                p.pn == 0 && own.is_none_or(|o| if o.pn == 0 { p.len < o.len } else { o.dn != 0 });
+            if better_proof || (p.dn == 0 && p.len == DEPTH_ANY) {
+                return Some(p);
+            }
         }
         own
     }
