@@ -65,9 +65,9 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// mate`, `unknown (time limit)`, ...), the mating line in USI and Japanese
 /// notation, nodes, time and nodes per second. With --json one JSON object
 /// per line instead (fields: line, sfen, result, length, moves, exact,
-/// at_least, nodes, millis, limit, error; see README.md). A summary goes to
-/// stderr at the end: solved, no mate, unknown, errors, nodes, search time,
-/// wall time, jobs.
+/// at_least, at_most, nodes, millis, limit, error; see README.md). A
+/// summary goes to stderr at the end: solved, no mate, unknown, errors,
+/// nodes, search time, wall time, jobs.
 ///
 /// Ctrl-C stops the running searches, which are reported as `unknown
 /// (stopped)`; the problems not started are skipped. A second Ctrl-C exits
