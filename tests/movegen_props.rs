@@ -670,9 +670,23 @@ fn check_position(pos: &Position, relaxed: bool, rng: &mut Rng, stats: &mut Stat
         {
             stats.non_promotions_in_zone += 1;
         }
+        let (key_after, board_key_after) = (p.key_after(m), p.board_key_after(m));
+        let hands_after = Color::ALL.map(|c| p.hand_after(m, c));
         let undo = p.do_move(m);
         let next = model.play(m);
         assert_eq!(Model::of(&p), next, "do_move({m}) in\n{pos}");
+        // The keys and hands a search looks a child up by, without the move.
+        assert_eq!(key_after, p.key(), "key_after({m}) in\n{pos}");
+        assert_eq!(
+            board_key_after,
+            p.board_key(),
+            "board_key_after({m}) in\n{pos}"
+        );
+        assert_eq!(
+            hands_after,
+            Color::ALL.map(|c| p.hand(c)),
+            "hand_after({m}) in\n{pos}"
+        );
         assert_eq!(p.in_check(), gives, "gives_check({m})\n{pos}");
         assert_eq!(next.in_check(!us), gives, "brute gives_check({m})\n{pos}");
         assert!(!next.in_check(us), "{m} leaves the king in check\n{pos}");

@@ -644,6 +644,44 @@ impl Position {
         key
     }
 
+    /// The key ([`key`](Self::key): board and hands) after `m`, legal
+    /// here, without playing it.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side.index();
+        let hand_key = match m.drop_kind() {
+            Some(kind) => self.hand_key.wrapping_sub(zobrist::HAND[us][kind.index()]),
+            None => {
+                let captured = self.board[m.to().index()];
+                if captured.is_empty() {
+                    self.hand_key
+                } else {
+                    let kind = captured.kind().unpromoted();
+                    self.hand_key.wrapping_add(zobrist::HAND[us][kind.index()])
+                }
+            }
+        };
+        self.board_key_after(m) ^ hand_key
+    }
+
+    /// The hand of `color` after `m`, legal here, without playing it.
+    #[inline]
+    pub fn hand_after(&self, m: Move, color: Color) -> Hand {
+        let mut hand = self.hands[color.index()];
+        if color == self.side {
+            match m.drop_kind() {
+                Some(kind) => hand.remove(kind),
+                None => {
+                    let captured = self.board[m.to().index()];
+                    if !captured.is_empty() {
+                        hand.add(captured.kind().unpromoted());
+                    }
+                }
+            }
+        }
+        hand
+    }
+
     /// Whether `m` (legal in this position) gives check.
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {

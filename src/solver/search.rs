@@ -334,8 +334,15 @@ impl Search<'_> {
     /// Like [`probe`](Self::probe), for a search with `remaining` plies
     /// left (see [`Table::probe_within`]).
     pub fn probe_within(&self, pos: &Position, remaining: u32) -> Option<Probe> {
-        let hand = self.attacker_hand(pos);
-        let own = self.table.probe_within(self.key(pos), hand, remaining);
+        self.probe_keyed(pos.board_key(), self.attacker_hand(pos), remaining)
+    }
+
+    /// [`probe_within`](Self::probe_within) of the position with board key
+    /// `board_key` and attacker hand `hand`.
+    fn probe_keyed(&self, board_key: u64, hand: Hand, remaining: u32) -> Option<Probe> {
+        let own = self
+            .table
+            .probe_within(board_key ^ self.salt, hand, remaining);
         if own.is_some_and(|p| {
             (p.pn == 0 && p.len as u32 <= remaining) || (p.dn == 0 && p.len == DEPTH_ANY)
         }) {
@@ -349,7 +356,7 @@ impl Search<'_> {
         // a mate is not (that disproof may be final for the plies left),
         // unless it is shorter than this namespace's own proof.
         if let Some(salt) = self.fallback_salt
-            && let Some(p) = self.table.probe(pos.board_key() ^ salt, hand)
+            && let Some(p) = self.table.probe(board_key ^ salt, hand)
         {
             let better_proof =
                 p.pn == 0 && own.is_none_or(|o| if o.pn == 0 { p.len < o.len } else { o.dn != 0 });
@@ -614,21 +621,57 @@ impl Search<'_> {
         }
     }
 
-    /// The state of the child reached by `m` (already played on `pos`),
-    /// with `remaining` plies left for it.
-    fn child_state(&mut self, pos: &mut Position, path: u64, remaining: u32) -> (NodeResult, u64) {
-        let key = pos.key();
+    /// The state of the child reached from `pos` by `m`, with `remaining`
+    /// plies left for it, and its path hash. The move is played only when
+    /// the child is new: a child the table or the path knows is looked up
+    /// by the keys and hand it will have (about half the look-ups of a
+    /// long search).
+    fn child_state_after(
+        &mut self,
+        pos: &mut Position,
+        m: Move,
+        path: u64,
+        remaining: u32,
+    ) -> (NodeResult, u64) {
+        let hand = pos.hand_after(m, self.attacker);
+        match self.known_child(
+            pos.key_after(m),
+            pos.board_key_after(m),
+            hand,
+            path,
+            remaining,
+        ) {
+            Ok(known) => known,
+            Err(child_path) => {
+                let undo = pos.do_move(m);
+                let r = self.new_child(pos, child_path, remaining);
+                pos.undo_move(m, undo);
+                r
+            }
+        }
+    }
+
+    /// The state of the child with keys `key` and `board_key` and attacker
+    /// hand `hand`, when the table or the path knows it (with its path
+    /// hash); else `Err` with its path hash: a new node.
+    fn known_child(
+        &mut self,
+        key: u64,
+        board_key: u64,
+        hand: Hand,
+        path: u64,
+        remaining: u32,
+    ) -> Result<(NodeResult, u64), u64> {
         let child_path = extend_path(path, key);
         let probe = self
-            .probe_within(pos, remaining)
+            .probe_keyed(board_key, hand, remaining)
             .map(|p| self.usable(&p, remaining));
         if let Some(r) = probe
             && r.dn == 0
         {
-            return (r, child_path);
+            return Ok((r, child_path));
         }
-        let hand = self.attacker_hand(pos);
-        let known = match self.reps.repeated_at(pos.board_key(), hand) {
+        let known = match self.reps.repeated_at(board_key, hand) {
             // The position it repeats fails if this one is to: no mate
             // within the plies left here (fewer than there), or at all.
             Some(head) => Some(PathResult {
@@ -651,29 +694,39 @@ impl Search<'_> {
                 len: k.len,
                 loop_head: k.head,
             };
-            return (r, child_path);
+            return Ok((r, child_path));
         }
         match probe {
             Some(r) => {
                 self.stats.tt_hits += 1;
-                (r, child_path)
+                Ok((r, child_path))
             }
-            None => {
-                self.stats.new_nodes += 1;
-                if self.bounded && pos.side_to_move() == self.attacker && remaining <= 1 {
-                    if remaining == 0 {
-                        // The attacker has no ply left: no mate, nothing
-                        // worth storing.
-                        return (self.no_mate_within(pos, 0), child_path);
-                    }
-                    if let Some(r) = self.frontier(pos) {
-                        return (r, child_path);
-                    }
-                }
-                let r = self.evaluate_new(pos);
-                (self.within_remaining(r, remaining), child_path)
+            None => Err(child_path),
+        }
+    }
+
+    /// The state of `pos`, a child the table does not know (reached with
+    /// path hash `child_path`, `remaining` plies left for it), evaluated
+    /// and stored.
+    fn new_child(
+        &mut self,
+        pos: &mut Position,
+        child_path: u64,
+        remaining: u32,
+    ) -> (NodeResult, u64) {
+        self.stats.new_nodes += 1;
+        if self.bounded && pos.side_to_move() == self.attacker && remaining <= 1 {
+            if remaining == 0 {
+                // The attacker has no ply left: no mate, nothing worth
+                // storing.
+                return (self.no_mate_within(pos, 0), child_path);
+            }
+            if let Some(r) = self.frontier(pos) {
+                return (r, child_path);
             }
         }
+        let r = self.evaluate_new(pos);
+        (self.within_remaining(r, remaining), child_path)
     }
 
     /// A table result as it holds with `remaining` plies left: a disproof
@@ -816,10 +869,8 @@ impl Search<'_> {
                         continue;
                     }
                 }
-                let undo = pos.do_move(c.mv);
                 let (mut r, child_path) =
-                    self.child_state(pos, path, self.ply_limit.saturating_sub(ply + 1));
-                pos.undo_move(c.mv, undo);
+                    self.child_state_after(pos, c.mv, path, self.ply_limit.saturating_sub(ply + 1));
                 let verdict = if is_drop {
                     let v = self.judge_drop(
                         pos,
