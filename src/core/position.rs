@@ -138,6 +138,17 @@ pub enum IllegalMove {
     LeavesKingInCheck,
 }
 
+/// What a move does to the mover's hand.
+#[derive(Clone, Copy)]
+enum HandChange {
+    /// A drop: one piece of this kind leaves it.
+    Drops(PieceKind),
+    /// A capture: one piece of this (unpromoted) kind enters it.
+    Takes(PieceKind),
+    /// A board move that captures nothing.
+    Nothing,
+}
+
 impl Position {
     /// An empty board, Black to move, ply 1.
     pub fn empty() -> Position {
@@ -644,24 +655,39 @@ impl Position {
         key
     }
 
+    /// What `m` (legal here) does to the mover's hand.
+    #[inline]
+    fn hand_change(&self, m: Move) -> HandChange {
+        match m.drop_kind() {
+            Some(kind) => HandChange::Drops(kind),
+            None => {
+                let captured = self.board[m.to().index()];
+                if captured.is_empty() {
+                    HandChange::Nothing
+                } else {
+                    HandChange::Takes(captured.kind().unpromoted())
+                }
+            }
+        }
+    }
+
+    /// The key of both hands ([`hand_key`](Self::hand_key)) after `m`,
+    /// legal here, without playing it.
+    #[inline]
+    pub fn hand_key_after(&self, m: Move) -> u64 {
+        let keys = &zobrist::HAND[self.side.index()];
+        match self.hand_change(m) {
+            HandChange::Drops(kind) => self.hand_key.wrapping_sub(keys[kind.index()]),
+            HandChange::Takes(kind) => self.hand_key.wrapping_add(keys[kind.index()]),
+            HandChange::Nothing => self.hand_key,
+        }
+    }
+
     /// The key ([`key`](Self::key): board and hands) after `m`, legal
     /// here, without playing it.
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
-        let us = self.side.index();
-        let hand_key = match m.drop_kind() {
-            Some(kind) => self.hand_key.wrapping_sub(zobrist::HAND[us][kind.index()]),
-            None => {
-                let captured = self.board[m.to().index()];
-                if captured.is_empty() {
-                    self.hand_key
-                } else {
-                    let kind = captured.kind().unpromoted();
-                    self.hand_key.wrapping_add(zobrist::HAND[us][kind.index()])
-                }
-            }
-        };
-        self.board_key_after(m) ^ hand_key
+        self.board_key_after(m) ^ self.hand_key_after(m)
     }
 
     /// The hand of `color` after `m`, legal here, without playing it.
@@ -669,14 +695,10 @@ impl Position {
     pub fn hand_after(&self, m: Move, color: Color) -> Hand {
         let mut hand = self.hands[color.index()];
         if color == self.side {
-            match m.drop_kind() {
-                Some(kind) => hand.remove(kind),
-                None => {
-                    let captured = self.board[m.to().index()];
-                    if !captured.is_empty() {
-                        hand.add(captured.kind().unpromoted());
-                    }
-                }
+            match self.hand_change(m) {
+                HandChange::Drops(kind) => hand.remove(kind),
+                HandChange::Takes(kind) => hand.add(kind),
+                HandChange::Nothing => {}
             }
         }
         hand

@@ -633,14 +633,11 @@ impl Search<'_> {
         path: u64,
         remaining: u32,
     ) -> (NodeResult, u64) {
+        // The board key once, for both keys.
+        let board_key = pos.board_key_after(m);
+        let key = board_key ^ pos.hand_key_after(m);
         let hand = pos.hand_after(m, self.attacker);
-        match self.known_child(
-            pos.key_after(m),
-            pos.board_key_after(m),
-            hand,
-            path,
-            remaining,
-        ) {
+        match self.known_child(key, board_key, hand, path, remaining) {
             Ok(known) => known,
             Err(child_path) => {
                 let undo = pos.do_move(m);
