@@ -893,14 +893,6 @@ fn write_json(out: &mut dyn Write, record: &JsonRecord) -> Result<(), CliError> 
 }
 
 /// " and at most N" when the answer is bounded from above.
-fn at_most_text(result: &SolveResult) -> String {
-    if result.at_most > 0 {
-        format!(" and at most {}", result.at_most)
-    } else {
-        String::new()
-    }
-}
-
 fn write_report(
     out: &mut dyn Write,
     origin: Origin,
@@ -912,29 +904,23 @@ fn write_report(
     writeln!(out, "sfen {pos}")?;
     match &result.outcome {
         Outcome::Mate { moves } => {
-            if result.exact {
-                writeln!(out, "mate in {}", moves.len())?;
-            } else if result.at_least > 1 {
-                writeln!(
+            match result.answer_bounds() {
+                _ if result.exact => writeln!(out, "mate in {}", moves.len())?,
+                Some(bounds) if result.at_least > 1 => writeln!(
                     out,
-                    "mate (a line of {} plies; not proven the tsume answer, which is proven to be at least {}{} plies)",
+                    "mate (a line of {} plies; not proven the tsume answer, which is proven to be {bounds})",
                     moves.len(),
-                    result.at_least,
-                    at_most_text(result)
-                )?;
-            } else if result.at_most > 0 {
-                writeln!(
+                )?,
+                Some(bounds) => writeln!(
                     out,
-                    "mate (the first proof's line, {} plies; not proven the tsume answer, which is proven to be at most {} plies)",
+                    "mate (the first proof's line, {} plies; not proven the tsume answer, which is proven to be {bounds})",
                     moves.len(),
-                    result.at_most
-                )?;
-            } else {
-                writeln!(
+                )?,
+                None => writeln!(
                     out,
                     "mate (the first proof's line, {} plies; not proven the tsume answer, whose length may differ)",
                     moves.len()
-                )?;
+                )?,
             }
             let usi: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
             writeln!(out, "usi {}", usi.join(" "))?;

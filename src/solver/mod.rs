@@ -135,6 +135,42 @@ pub struct SolveResult {
     pub elapsed: Duration,
 }
 
+impl SolveResult {
+    /// What is proven of the tsume answer's length, in words, when the
+    /// line is not proven to be it: `"at least 17 and at most 37 plies"`,
+    /// or either bound alone; `None` when neither is known (or the line
+    /// is the answer). A lower bound of 1 says nothing and is left out.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tsume::solver::{Outcome, SolveResult};
+    /// let mut r = SolveResult {
+    ///     outcome: Outcome::Mate { moves: Vec::new() },
+    ///     exact: false,
+    ///     at_least: 17,
+    ///     at_most: 37,
+    ///     nodes: 0,
+    ///     elapsed: Duration::ZERO,
+    /// };
+    /// assert_eq!(r.answer_bounds().as_deref(), Some("at least 17 and at most 37 plies"));
+    /// r.at_least = 1;
+    /// assert_eq!(r.answer_bounds().as_deref(), Some("at most 37 plies"));
+    /// r.at_most = 0;
+    /// assert_eq!(r.answer_bounds(), None);
+    /// ```
+    pub fn answer_bounds(&self) -> Option<String> {
+        if self.exact {
+            return None;
+        }
+        match (self.at_least, self.at_most) {
+            (0 | 1, 0) => None,
+            (least, 0) => Some(format!("at least {least} plies")),
+            (0 | 1, most) => Some(format!("at most {most} plies")),
+            (least, most) => Some(format!("at least {least} and at most {most} plies")),
+        }
+    }
+}
+
 /// The answer to "is this mated within so many plies?"
 /// ([`Solver::mated_within`]), with the nodes it took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

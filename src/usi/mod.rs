@@ -591,14 +591,10 @@ fn answer(
             let note = if r.exact {
                 format!("mate in {}: the tsume answer", moves.len())
             } else if job.limits.shortest {
-                let bounds = match (r.at_least, r.at_most) {
-                    (0 | 1, 0) => String::new(),
-                    (least, 0) => format!(", which is at least {least} plies"),
-                    (0 | 1, most) => format!(", which is at most {most} plies"),
-                    (least, most) => {
-                        format!(", which is at least {least} and at most {most} plies")
-                    }
-                };
+                let bounds = r
+                    .answer_bounds()
+                    .map(|b| format!(", which is {b}"))
+                    .unwrap_or_default();
                 format!(
                     "mate in {}: not proven the tsume answer (reading it ran out of time or nodes){bounds}; the line of the longest resistance known, else the first proof's",
                     moves.len(),
