@@ -672,6 +672,7 @@ fn check_position(pos: &Position, relaxed: bool, rng: &mut Rng, stats: &mut Stat
         }
         let (key_after, board_key_after) = (p.key_after(m), p.board_key_after(m));
         let hands_after = Color::ALL.map(|c| p.hand_after(m, c));
+        let steps_out = p.king_can_step_out_after(m);
         let undo = p.do_move(m);
         let next = model.play(m);
         assert_eq!(Model::of(&p), next, "do_move({m}) in\n{pos}");
@@ -686,6 +687,14 @@ fn check_position(pos: &Position, relaxed: bool, rng: &mut Rng, stats: &mut Stat
             hands_after,
             Color::ALL.map(|c| p.hand(c)),
             "hand_after({m}) in\n{pos}"
+        );
+        // The king's own moves after `m`, worked out without playing it.
+        let king_moves = p
+            .king_square(!us)
+            .is_some_and(|k| movegen::legal_moves(&p).iter().any(|r| r.from() == Some(k)));
+        assert_eq!(
+            steps_out, king_moves,
+            "king_can_step_out_after({m}) in\n{pos}"
         );
         assert_eq!(p.in_check(), gives, "gives_check({m})\n{pos}");
         assert_eq!(next.in_check(!us), gives, "brute gives_check({m})\n{pos}");

@@ -64,6 +64,25 @@ pub(crate) struct Attackers {
 }
 
 impl Attackers {
+    /// These pieces but those on `squares` (a piece about to move).
+    #[inline(always)]
+    pub(crate) fn without(self, squares: Bitboard) -> Attackers {
+        let keep = !squares;
+        Attackers {
+            victim: self.victim,
+            pawns: self.pawns & keep,
+            knights: self.knights & keep,
+            silvers: self.silvers & keep,
+            golds: self.golds & keep,
+            neighbours: self.neighbours & keep,
+            steppers: self.steppers & keep,
+            rooks: self.rooks & keep,
+            bishops: self.bishops & keep,
+            lances: self.lances & keep,
+            sliders: self.sliders & keep,
+        }
+    }
+
     /// Whether these pieces attack `sq` with `occ` as the occupied squares.
     #[inline(always)]
     pub(crate) fn attack(&self, sq: Square, occ: Bitboard) -> bool {
@@ -702,6 +721,58 @@ impl Position {
             }
         }
         hand
+    }
+
+    /// Whether, after `m` (legal here), the other side's king could step
+    /// to a neighbouring square that none of the mover's pieces attacks
+    /// (capturing there, or not): worked out without playing `m`. When it
+    /// can, `m` does not mate, whatever else the defender has; a mate
+    /// search tries every check for a mate in one and skips those.
+    ///
+    /// ```
+    /// use tsume::core::{Move, Position};
+    /// // The gold dropped on 5b checks the king on 5a and covers every
+    /// // square around it but its own: alone, the king takes it; with the
+    /// // pawn on 5c guarding it, the king has nowhere to go.
+    /// let open: Position = "4k4/9/9/9/9/9/9/9/9 b G 1".parse().unwrap();
+    /// let g = "G*5b".parse::<Move>().unwrap();
+    /// assert!(open.king_can_step_out_after(g));
+    /// let boxed: Position = "4k4/9/4P4/9/9/9/9/9/9 b G 1".parse().unwrap();
+    /// assert!(!boxed.king_can_step_out_after(g));
+    /// ```
+    #[inline]
+    pub fn king_can_step_out_after(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(ksq) = self.kings[(!us).index()] else {
+            return false;
+        };
+        let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let (from_bb, kind) = match m.drop_kind() {
+            Some(kind) => (Bitboard::EMPTY, kind),
+            None => {
+                let from = m.origin_unchecked();
+                let kind = self.board[from.index()].kind();
+                let kind = if m.is_promotion() {
+                    kind.promoted().unwrap_or(kind)
+                } else {
+                    kind
+                };
+                (Bitboard::from_square(from), kind)
+            }
+        };
+        let squares = attacks::king(ksq) & !(self.by_color[(!us).index()] & !to_bb);
+        if squares.is_empty() {
+            return false;
+        }
+        // The king leaves its square: a slider's line through it goes on.
+        let occ = ((self.occupied() & !from_bb) | to_bb) & !Bitboard::from_square(ksq);
+        let open = squares & !attacks::piece(kind, us, to, occ);
+        if open.is_empty() {
+            return false;
+        }
+        let others = self.attackers(us).without(from_bb);
+        open.into_iter().any(|sq| !others.attack(sq, occ))
     }
 
     /// Whether `m` (legal in this position) gives check.

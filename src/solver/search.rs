@@ -552,6 +552,10 @@ impl Search<'_> {
     ) -> Result<NodeResult, bool> {
         let mut some_undecided = false;
         for &m in checks.iter() {
+            // Not mated, and not left with drops alone either.
+            if pos.king_can_step_out_after(m) {
+                continue;
+            }
             let undo = pos.do_move(m);
             let mated = if self.ignored != Ignored::Nothing {
                 counted_evasions(pos, self.ignored).is_empty()

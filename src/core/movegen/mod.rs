@@ -71,6 +71,9 @@ pub fn mate_in_one(pos: &Position) -> Option<Move> {
     let checks = check_moves(pos);
     let mut p = pos.clone();
     for &m in checks.iter() {
+        if pos.king_can_step_out_after(m) {
+            continue;
+        }
         let undo = p.do_move(m);
         let mate = !evasions::has_evasion(&p);
         p.undo_move(m, undo);
