@@ -27,11 +27,14 @@
 //! defence that is not mated two plies sooner (for a drop between checker
 //! and king, also not useless).
 
+use std::time::Instant;
+
 use hashbrown::HashSet;
 
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Hand, Move, Position};
 
+use super::Limit;
 use super::defence::DefenceChoice;
 use super::interposition::{
     DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, has_counted_evasion,
@@ -315,7 +318,16 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             .saturating_mul(PLAIN_DESCENT_NODES_PER_PROOF_NODE)
             .max(PLAIN_DESCENT_MIN_NODES);
         let mut least = upper;
-        let until = self.search.nodes.saturating_add(budget.saturating_mul(2));
+        // Half of what the caller's limits leave at most: the bounds from
+        // below need the rest.
+        let nodes_left = self.search.node_limit.saturating_sub(self.search.nodes);
+        let until = self
+            .search
+            .nodes
+            .saturating_add(budget.saturating_mul(2).min(nodes_left / 2));
+        let deadline = self.search.deadline;
+        let now = Instant::now();
+        self.search.deadline = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
         while least >= floor + 2 && self.search.aborted.is_none() && self.search.nodes < until {
             let mut p = pos.clone();
             let path = self.path_hash();
@@ -325,6 +337,11 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                 break;
             }
             least = (r.len as u32).min(least - 2);
+        }
+        self.search.deadline = deadline;
+        if self.search.aborted == Some(Limit::Time) && deadline.is_none_or(|d| Instant::now() < d) {
+            // The descent's half ran out, not the caller's time.
+            self.search.aborted = None;
         }
         if std::env::var_os("TSUME_DEBUG").is_some() {
             eprintln!(
