@@ -301,8 +301,9 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// down to `floor`: every interposition counts there, so the tsume
     /// answer is never longer. A step may take the budget of
     /// [`PLAIN_DESCENT_NODES_PER_PROOF_NODE`], the descent twice that in
-    /// all; it stops at the first bound without a mate, or not decided
-    /// in time.
+    /// all, and never more than half of the nodes and time the caller's
+    /// limits leave; it stops at the first bound without a mate, or not
+    /// decided in time.
     ///
     /// The first plain proof may wander far (467 plies on musou-006, whose
     /// answer is 43), while under a bound a plain search finds a shorter
