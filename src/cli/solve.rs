@@ -892,7 +892,6 @@ fn write_json(out: &mut dyn Write, record: &JsonRecord) -> Result<(), CliError> 
     Ok(())
 }
 
-/// " and at most N" when the answer is bounded from above.
 fn write_report(
     out: &mut dyn Write,
     origin: Origin,

@@ -658,11 +658,7 @@ impl Position {
             None => {
                 let from = m.origin_unchecked();
                 let piece = self.board[from.index()];
-                let moved = if m.is_promotion() {
-                    Piece::new(us, piece.kind().promoted().unwrap_or(piece.kind()))
-                } else {
-                    piece
-                };
+                let moved = Piece::new(us, self.kind_arriving(from, m));
                 let captured = self.board[to.index()];
                 key ^= zobrist::BOARD[piece.index()][from.index()]
                     ^ zobrist::BOARD[moved.index()][to.index()];
@@ -672,6 +668,18 @@ impl Position {
             }
         }
         key
+    }
+
+    /// The kind of piece the board move `m` from `from` puts on its
+    /// destination: the moving piece's, promoted when `m` promotes.
+    #[inline(always)]
+    fn kind_arriving(&self, from: Square, m: Move) -> PieceKind {
+        let kind = self.board[from.index()].kind();
+        if m.is_promotion() {
+            kind.promoted().unwrap_or(kind)
+        } else {
+            kind
+        }
     }
 
     /// What `m` (legal here) does to the mover's hand.
@@ -752,13 +760,7 @@ impl Position {
             Some(kind) => (Bitboard::EMPTY, kind),
             None => {
                 let from = m.origin_unchecked();
-                let kind = self.board[from.index()].kind();
-                let kind = if m.is_promotion() {
-                    kind.promoted().unwrap_or(kind)
-                } else {
-                    kind
-                };
-                (Bitboard::from_square(from), kind)
+                (Bitboard::from_square(from), self.kind_arriving(from, m))
             }
         };
         let squares = attacks::king(ksq) & !(self.by_color[(!us).index()] & !to_bb);
@@ -788,12 +790,7 @@ impl Position {
             Some(kind) => attacks::piece(kind, us, to, occ).contains(ksq),
             None => {
                 let from = m.origin_unchecked();
-                let kind = self.board[from.index()].kind();
-                let kind = if m.is_promotion() {
-                    kind.promoted().unwrap_or(kind)
-                } else {
-                    kind
-                };
+                let kind = self.kind_arriving(from, m);
                 let occ2 = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
                 if kind != PieceKind::King && attacks::piece(kind, us, to, occ2).contains(ksq) {
                     return true;
