@@ -315,6 +315,22 @@ impl Search<'_> {
         };
         let key = self.key(pos);
         self.table.store(key, hand, r.pn, r.dn, r.len, mv, work);
+        if self.aborted.is_none() {
+            // Growing may take seconds: it gives way to the limits.
+            let (stop, deadline) = (self.stop, self.deadline);
+            let mut hit = None;
+            self.table.grow_if_half_full(|| {
+                hit = if stop.load(Ordering::Relaxed) {
+                    Some(Limit::Stopped)
+                } else if deadline.is_some_and(|d| Instant::now() >= d) {
+                    Some(Limit::Time)
+                } else {
+                    None
+                };
+                hit.is_some()
+            });
+            self.aborted = hit;
+        }
     }
 
     /// Starts searches for mates within `limit` plies (`None`: any length).
