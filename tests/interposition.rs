@@ -111,14 +111,15 @@ fn loosest_mated_within(
 
 /// The positions of the rule comparisons: the first 400 rows of antma,
 /// tsumemi and tanuki (short problems).
-fn short_problems() -> Vec<Position> {
+/// The first `per_set` problems of three sets of short problems.
+fn short_problems(per_set: usize) -> Vec<Position> {
     [
         "antma_tests.tsv",
         "tsumemi_samples.tsv",
         "tanuki_generated.tsv",
     ]
     .into_iter()
-    .flat_map(|file| common::problems(file).into_iter().take(400))
+    .flat_map(|file| common::problems(file).into_iter().take(per_set))
     .filter_map(|row| row.sfen.parse().ok())
     .collect()
 }
@@ -136,7 +137,7 @@ fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
     let mut compared = 0;
     // Bounds where the rule decides: mated by it, not by the stricter one.
     let (mut drops_matter, mut moves_matter) = (0, 0);
-    for pos in short_problems() {
+    for pos in short_problems(400) {
         let mut solver = Solver::new(16);
         for plies in [1, 3, 5] {
             let mut mated = Vec::new();
@@ -183,6 +184,53 @@ fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
     );
 }
 
+/// A plain search under a bound marks the disproofs that never rely on a
+/// drop between checker and king, and a search by tsume counting takes
+/// those over (`tsume::solver::tt::Probe::drop_free`). On every problem of
+/// three sets of short problems (with the first 400 of each, no refutation
+/// three plies from the bound is such a drop), within 1 to 11 plies: after
+/// the plain search the tsume answer is the same as from an empty table,
+/// where the plain search finds no mate and tsume counting does (so no
+/// disproof that relies on such a drop was taken over), and it costs fewer
+/// nodes in all (so some were).
+#[test]
+fn plain_disproofs_without_drops_in_between_hold_by_tsume_counting() {
+    let limits = Limits {
+        nodes: Some(2_000_000),
+        ..Limits::default()
+    };
+    let mated = |w: Within| match w {
+        Within::Mated { .. } => Some(true),
+        Within::NotMated { .. } => Some(false),
+        Within::Unknown { .. } => None,
+    };
+    let (mut fresh_nodes, mut primed_nodes, mut only_by_tsume) = (0, 0, 0);
+    for pos in short_problems(usize::MAX) {
+        for plies in [1, 3, 5, 7, 9, 11] {
+            let fresh = Solver::new(16).mated_within(&pos, plies, &limits).unwrap();
+            let mut solver = Solver::new(16);
+            let plain = solver
+                .mated_within_ignoring(&pos, plies, Ignored::Nothing, &limits)
+                .unwrap();
+            let primed = solver.mated_within(&pos, plies, &limits).unwrap();
+            let (Some(fresh_mated), Some(plain_mated)) = (mated(fresh), mated(plain)) else {
+                continue;
+            };
+            assert_eq!(mated(primed), Some(fresh_mated), "{pos} within {plies}");
+            if fresh_mated && !plain_mated {
+                only_by_tsume += 1;
+            }
+            fresh_nodes += fresh.nodes();
+            primed_nodes += primed.nodes();
+        }
+    }
+    assert!(only_by_tsume > 0, "no bound where the drops decide");
+    assert!(
+        primed_nodes < fresh_nodes,
+        "{primed_nodes} nodes after the plain search, {fresh_nodes} without"
+    );
+}
+
 /// The looser rule that asks only whether the captured piece is used
 /// (`UselessRule::PieceUnused`) against the exhaustive search by that rule,
 /// on the short problems of three sets, within 1, 3 and 5 plies. It mates
@@ -198,7 +246,7 @@ fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
     };
     let mut compared = 0;
     let mut decides = 0;
-    for pos in short_problems() {
+    for pos in short_problems(400) {
         let mut solver = Solver::new(16);
         for plies in [1, 3, 5] {
             let Some(expected) =

@@ -732,10 +732,10 @@ mod tests {
         search.fallback_salt = Some(plain);
         search
             .table
-            .store(pos.board_key() ^ tsume, hand, 0, INF, 9, None, 1);
+            .store(pos.board_key() ^ tsume, hand, 0, INF, 9, None, 1, false);
         search
             .table
-            .store(pos.board_key() ^ plain, hand, 0, INF, 5, None, 1);
+            .store(pos.board_key() ^ plain, hand, 0, INF, 5, None, 1, false);
         let within = |search: &Search, plies| {
             let p = search.probe_within(&pos, plies).expect("in the table");
             (p.pn, p.len)

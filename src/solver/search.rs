@@ -41,6 +41,10 @@ pub(crate) struct NodeResult {
     /// earliest path position it relies on (see [`super::repetition`]);
     /// [`NO_LOOP`] when it holds on every path.
     pub loop_head: u32,
+    /// A disproof that holds under tsume counting too (see
+    /// [`crate::solver::tt::Probe::drop_free`]); set only by searches that
+    /// count every interposition.
+    pub drop_free: bool,
 }
 
 #[derive(Copy, Clone)]
@@ -61,6 +65,8 @@ struct Child {
     /// An interposition found not useless under this node's bound: its
     /// failure holds for this bound only (with more plies it may be useless).
     capped: bool,
+    /// See [`NodeResult::drop_free`].
+    drop_free: bool,
 }
 
 const NO_PREV: u16 = u16::MAX;
@@ -82,6 +88,7 @@ impl Child {
         self.hand = r.hand;
         self.len = r.len;
         self.loop_head = r.loop_head;
+        self.drop_free = r.drop_free;
         self.evaluated = true;
     }
 }
@@ -118,6 +125,7 @@ fn expand(pos: &Position, or_node: bool, ignored: Ignored) -> Vec<Child> {
             prev,
             useless: false,
             capped: false,
+            drop_free: false,
         })
         .collect()
 }
@@ -267,6 +275,14 @@ impl Search<'_> {
         pos.hand(self.attacker)
     }
 
+    /// Whether this search marks its disproofs that hold under tsume
+    /// counting too ([`NodeResult::drop_free`]): one that counts every
+    /// interposition.
+    #[inline(always)]
+    fn marks_drop_free(&self) -> bool {
+        !self.tsume && self.ignored == Ignored::Nothing
+    }
+
     /// Counts a node and checks the limits; sets `aborted` when one is hit.
     #[inline(always)]
     pub(crate) fn count_node(&mut self) {
@@ -314,7 +330,8 @@ impl Search<'_> {
             self.attacker_hand(pos)
         };
         let key = self.key(pos);
-        self.table.store(key, hand, r.pn, r.dn, r.len, mv, work);
+        self.table
+            .store(key, hand, r.pn, r.dn, r.len, mv, work, r.drop_free);
         if self.aborted.is_none() {
             // Growing may take seconds: it gives way to the limits.
             let (stop, deadline) = (self.stop, self.deadline);
@@ -365,18 +382,28 @@ impl Search<'_> {
             return own;
         }
         // A plain proof is a mate within its length here too (tsume
-        // counting is never longer); a plain disproof only when it says no
-        // mate at all (one under a length bound counted every
-        // interposition, so it says nothing here). "No mate at all" is
-        // worth more than this namespace's "no mate within so many plies";
+        // counting is never longer); a plain disproof when it says no mate
+        // at all, or when it is drop-free (see `NodeResult::drop_free`):
+        // another one under a length bound may rely on an interposition
+        // tsume counting leaves out, so it says nothing here. "No mate at
+        // all" is worth more than this namespace's "no mate within so many plies";
         // a mate is not (that disproof may be final for the plies left),
         // unless it is shorter than this namespace's own proof.
-        if let Some(salt) = self.fallback_salt
-            && let Some(p) = self.table.probe(board_key ^ salt, hand)
-        {
-            let better_proof =
-                p.pn == 0 && own.is_none_or(|o| if o.pn == 0 { p.len < o.len } else { o.dn != 0 });
-            if better_proof || (p.dn == 0 && p.len == DEPTH_ANY) {
+        if let Some(salt) = self.fallback_salt {
+            if let Some(p) = self.table.probe(board_key ^ salt, hand) {
+                let better_proof = p.pn == 0
+                    && own.is_none_or(|o| if o.pn == 0 { p.len < o.len } else { o.dn != 0 });
+                if better_proof || (p.dn == 0 && p.len == DEPTH_ANY) {
+                    return Some(p);
+                }
+            }
+            // A plain disproof under a length bound that never relies on a
+            // drop between checker and king holds here too.
+            if own.is_none_or(|o| !o.settles_within(remaining))
+                && let Some(p) = self
+                    .table
+                    .drop_free_disproof(board_key ^ salt, hand, remaining)
+            {
                 return Some(p);
             }
         }
@@ -393,6 +420,7 @@ impl Search<'_> {
                 hand: hands::or_disproof_hand_without_moves(pos),
                 len: DEPTH_ANY,
                 loop_head: NO_LOOP,
+                drop_free: true,
             }
         } else {
             NodeResult {
@@ -401,6 +429,7 @@ impl Search<'_> {
                 hand: hands::and_proof_hand(pos, Hand::EMPTY),
                 len: 0,
                 loop_head: NO_LOOP,
+                drop_free: false,
             }
         };
         self.store(pos, &r, None, 1);
@@ -479,6 +508,7 @@ impl Search<'_> {
                 hand: Hand::EMPTY,
                 len: 0,
                 loop_head: NO_LOOP,
+                drop_free: false,
             };
         }
         let mode = (
@@ -509,7 +539,8 @@ impl Search<'_> {
 
     /// "No mate within `plies`" for the attacker to move at `pos`: true on
     /// every path, for that many plies only.
-    fn no_mate_within(&mut self, pos: &Position, plies: u32) -> NodeResult {
+    /// `drop_free` as found by the caller (see [`NodeResult::drop_free`]).
+    fn no_mate_within(&mut self, pos: &Position, plies: u32, drop_free: bool) -> NodeResult {
         self.depth_cut = true;
         NodeResult {
             pn: INF,
@@ -517,6 +548,7 @@ impl Search<'_> {
             hand: self.attacker_hand(pos),
             len: plies as u16,
             loop_head: NO_LOOP,
+            drop_free: drop_free && self.marks_drop_free(),
         }
     }
 
@@ -531,12 +563,14 @@ impl Search<'_> {
         if checks.is_empty() {
             return Some(self.finish_without_moves(pos, true));
         }
-        match self.mate_in_one(pos, &checks, self.tsume) {
+        let drop_free = match self.mate_in_one(pos, &checks, self.tsume, self.marks_drop_free()) {
             Ok(r) => return Some(r),
-            Err(true) => return None,
-            Err(false) => {}
-        }
-        let r = self.no_mate_within(pos, 1);
+            Err(Missed {
+                undecided: true, ..
+            }) => return None,
+            Err(Missed { drop_free, .. }) => drop_free,
+        };
+        let r = self.no_mate_within(pos, 1, drop_free);
         self.store(pos, &r, None, 1);
         Some(r)
     }
@@ -552,13 +586,15 @@ impl Search<'_> {
         if checks.is_empty() {
             return Some(self.finish_without_moves(pos, true));
         }
+        let mark = self.marks_drop_free();
+        let mut drop_free = mark;
         for &c in checks.iter() {
             self.count_node();
             if self.aborted.is_some() {
                 return None;
             }
             let undo = pos.do_move(c);
-            let drops = if self.tsume {
+            let drops = if self.tsume || mark {
                 DropInterpositions::of(pos)
             } else {
                 DropInterpositions::NONE
@@ -566,13 +602,24 @@ impl Search<'_> {
             let mut replies = MoveList::new();
             generate_counted_evasions(pos, self.ignored, &mut replies);
             let mut refuted = false;
-            for &e in replies.iter().filter(|&&e| !drops.contains(e)) {
-                let undo_e = pos.do_move(e);
-                let r = self.frontier(pos);
-                pos.undo_move(e, undo_e);
-                if r.is_some_and(|r| r.dn == 0) {
-                    refuted = true;
+            // The replies that always count first: a refutation among them
+            // holds under tsume counting when its own "no mate in one"
+            // does. Counting every interposition, the drops come next.
+            for drop_pass in [false, true] {
+                if drop_pass && (refuted || self.tsume) {
                     break;
+                }
+                for &e in replies.iter().filter(|&&e| drops.contains(e) == drop_pass) {
+                    let undo_e = pos.do_move(e);
+                    let r = self.frontier(pos);
+                    pos.undo_move(e, undo_e);
+                    if let Some(r) = r
+                        && r.dn == 0
+                    {
+                        refuted = true;
+                        drop_free &= !drop_pass && r.drop_free;
+                        break;
+                    }
                 }
             }
             pos.undo_move(c, undo);
@@ -580,16 +627,15 @@ impl Search<'_> {
                 return None;
             }
         }
-        let r = self.no_mate_within(pos, 3);
+        let r = self.no_mate_within(pos, 3, drop_free);
         self.store(pos, &r, None, checks.len() as u64);
         Some(r)
     }
 
     /// Tries each of `checks` at an OR node for a mate in one; the proof
-    /// is stored and returned. Otherwise whether, under tsume counting and
-    /// when `undecided` is asked for, some check left the defender only
-    /// moves that include drops between checker and king (which may be
-    /// useless, so the node may still be mated in one). A check after which
+    /// is stored and returned. Otherwise what [`Missed`] says, its
+    /// `undecided` asked for when `undecided` is (under tsume counting),
+    /// its `drop_free` when `drop_free` is. A check after which
     /// the king can step away is passed over without playing it
     /// ([`Position::king_can_step_out_after`]): most checks, in a mate
     /// search (98% of those tried on musou-012).
@@ -598,8 +644,10 @@ impl Search<'_> {
         pos: &mut Position,
         checks: &MoveList,
         undecided: bool,
-    ) -> Result<NodeResult, bool> {
+        drop_free: bool,
+    ) -> Result<NodeResult, Missed> {
         let mut some_undecided = false;
+        let mut every_reply_counts = drop_free;
         for &m in checks.iter() {
             // Not mated, and not left with drops alone either.
             if pos.king_can_step_out_after(m) {
@@ -616,6 +664,7 @@ impl Search<'_> {
                 && !mated
                 && !DropInterpositions::of(pos).is_empty()
                 && !has_counted_evasion(pos);
+            every_reply_counts = every_reply_counts && (mated || has_counted_evasion(pos));
             pos.undo_move(m, undo);
             if let Some(h) = mated_hand {
                 let r = NodeResult {
@@ -624,12 +673,16 @@ impl Search<'_> {
                     hand: hands::or_proof_hand(pos, m, h),
                     len: 1,
                     loop_head: NO_LOOP,
+                    drop_free: false,
                 };
                 self.store(pos, &r, Some(m), 1);
                 return Ok(r);
             }
         }
-        Err(some_undecided)
+        Err(Missed {
+            undecided: some_undecided,
+            drop_free: every_reply_counts,
+        })
     }
 
     /// The first estimate of a position never searched: mates and
@@ -643,7 +696,7 @@ impl Search<'_> {
             if checks.is_empty() {
                 return self.finish_without_moves(pos, true);
             }
-            if let Ok(r) = self.mate_in_one(pos, &checks, false) {
+            if let Ok(r) = self.mate_in_one(pos, &checks, false, false) {
                 return r;
             }
             let r = NodeResult {
@@ -652,6 +705,7 @@ impl Search<'_> {
                 hand,
                 len: 0,
                 loop_head: NO_LOOP,
+                drop_free: false,
             };
             self.store(pos, &r, None, 0);
             r
@@ -668,6 +722,7 @@ impl Search<'_> {
                 hand,
                 len: 0,
                 loop_head: NO_LOOP,
+                drop_free: false,
             };
             self.store(pos, &r, None, 0);
             r
@@ -743,6 +798,7 @@ impl Search<'_> {
                 hand: k.hand,
                 len: k.len,
                 loop_head: k.head,
+                drop_free: false,
             };
             return Ok((r, child_path));
         }
@@ -769,7 +825,7 @@ impl Search<'_> {
             if remaining == 0 {
                 // The attacker has no ply left: no mate, nothing worth
                 // storing.
-                return (self.no_mate_within(pos, 0), child_path);
+                return (self.no_mate_within(pos, 0, true), child_path);
             }
             if let Some(r) = self.frontier(pos) {
                 return (r, child_path);
@@ -800,6 +856,7 @@ impl Search<'_> {
                 hand: Hand::EMPTY,
                 len: 0,
                 loop_head: NO_LOOP,
+                drop_free: false,
             }
         } else {
             r
@@ -837,6 +894,9 @@ impl Search<'_> {
                     hand: self.attacker_hand(pos),
                     len: self.ply_limit.saturating_sub(ply) as u16,
                     loop_head: NO_LOOP,
+                    // A defender at the bound escapes under tsume counting
+                    // too when it has a move that always counts.
+                    drop_free: self.marks_drop_free() && (or_node || has_counted_evasion(pos)),
                 };
             }
             let r = PathResult {
@@ -851,6 +911,7 @@ impl Search<'_> {
                 hand: r.hand,
                 len: r.len,
                 loop_head: r.head,
+                drop_free: false,
             };
         }
 
@@ -960,6 +1021,7 @@ impl Search<'_> {
                     hand: Hand::EMPTY,
                     len: 0,
                     loop_head: NO_LOOP,
+                    drop_free: false,
                 };
                 let best = select(&children, or_node).0;
                 self.store(
@@ -1175,6 +1237,7 @@ impl Search<'_> {
                     hand: Hand::EMPTY,
                     len: 0,
                     loop_head: NO_LOOP,
+                    drop_free: false,
                 };
             }
             DropVerdict::Open
@@ -1360,6 +1423,7 @@ impl Search<'_> {
                 hand: k.hand,
                 len: k.len,
                 loop_head: k.head,
+                drop_free: false,
             };
         }
         if let Some(p) = self.probe_within(q, plies)
@@ -1375,6 +1439,7 @@ impl Search<'_> {
                 hand: self.attacker_hand(q),
                 len: 0,
                 loop_head: NO_LOOP,
+                drop_free: false,
             };
         }
         self.nest += 1;
@@ -1431,6 +1496,7 @@ impl Search<'_> {
                 hand: hands::or_proof_hand(pos, best.mv, best.hand),
                 len: best.len.saturating_add(1),
                 loop_head: NO_LOOP,
+                drop_free: false,
             };
         } else if !or_node && proven {
             let mut max = Hand::EMPTY;
@@ -1454,17 +1520,20 @@ impl Search<'_> {
                 // Every defence a useless interposition: mated here.
                 len: len.map_or(0, |l| l.saturating_add(1)).max(useless_len),
                 loop_head: NO_LOOP,
+                drop_free: false,
             };
         } else if or_node {
             // Every check fails.
             let mut min: Option<Hand> = None;
             let mut depth = DEPTH_ANY;
             let mut head = NO_LOOP;
+            let mut drop_free = self.marks_drop_free();
             for c in children {
                 let h = hands::or_disproof_from_child(pos, c.mv, c.hand);
                 min = Some(min.map_or(h, |m| m.min(h)));
                 depth = depth.min(c.len);
                 head = head.min(c.loop_head);
+                drop_free &= c.drop_free;
             }
             r = NodeResult {
                 pn: INF,
@@ -1472,14 +1541,23 @@ impl Search<'_> {
                 hand: hands::or_disproof_hand(pos, min.unwrap_or(Hand::EMPTY)),
                 len: deeper(depth),
                 loop_head: self.local_loops(head),
+                drop_free,
             };
         } else {
             // Some defence refutes every attack; prefer one that holds on
-            // more paths (relies on a later part of this one).
+            // more paths (relies on a later part of this one), then one
+            // that holds under tsume counting too (not a drop between
+            // checker and king, refuting without one).
+            let drops = if self.marks_drop_free() {
+                DropInterpositions::of(pos)
+            } else {
+                DropInterpositions::NONE
+            };
+            let counts = |c: &Child| c.drop_free && !drops.contains(c.mv);
             let refuting = children
                 .iter()
                 .filter(|c| c.dn == 0)
-                .max_by_key(|c| (self.local_loops(c.loop_head), c.len))
+                .max_by_key(|c| (self.local_loops(c.loop_head), c.len, counts(c)))
                 .expect("a disproven child");
             let mut depth = deeper(refuting.len);
             if refuting.capped && depth != DEPTH_ANY {
@@ -1492,6 +1570,7 @@ impl Search<'_> {
                 hand: hands::and_disproof_hand(pos, refuting.mv, refuting.hand),
                 len: depth,
                 loop_head: self.local_loops(refuting.loop_head),
+                drop_free: self.marks_drop_free() && counts(refuting),
             };
         }
         if r.loop_head != NO_LOOP {
@@ -1546,6 +1625,18 @@ const WITH_PIECE_TAG: u64 = 0x0b5e_55ed;
 /// [`UselessRule::PieceUnused`] (see [`Search::unused_piece_interposition`]).
 const UNUSED_PIECE_PLAIN_NODES: u64 = 20_000;
 
+/// What [`Search::mate_in_one`] found when no check mates in one.
+#[derive(Clone, Copy, Debug)]
+struct Missed {
+    /// Under tsume counting: some check left the defender only moves that
+    /// include drops between checker and king (which may be useless, so
+    /// the node may still be mated in one).
+    undecided: bool,
+    /// After every check the defender has a reply that is not such a drop:
+    /// "no mate in one" holds under tsume counting too.
+    drop_free: bool,
+}
+
 /// What [`Search::judge_drop`] found of a drop interposition.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum DropVerdict {
@@ -1585,6 +1676,7 @@ fn useless_result(hand: Hand, len: u16) -> NodeResult {
         // within no fewer (the bound this interposition was judged under).
         len,
         loop_head: NO_LOOP,
+        drop_free: false,
     }
 }
 
@@ -1595,6 +1687,7 @@ fn from_probe(p: &Probe) -> NodeResult {
         hand: p.hand,
         len: p.len,
         loop_head: NO_LOOP,
+        drop_free: p.drop_free,
     }
 }
 

@@ -47,7 +47,9 @@ pub const INITIAL_BYTES: usize = 16 << 20;
 /// - word 1: attacker hand (low half), proof number (high half);
 /// - word 2: disproof number (low half), work (bits 32..48), mate length
 ///   (bits 48..64);
-/// - word 3: move (bits 0..16), generation (bits 16..24).
+/// - word 3: move (bits 0..16), generation (bits 16..24), and bit 24 set
+///   on a disproof that holds under tsume counting too (see
+///   [`Probe::drop_free`]).
 ///
 /// `work` is log2 of the nodes spent below the entry, plus one; 0 marks an
 /// empty slot.
@@ -84,6 +86,12 @@ fn len_of(e: &Entry) -> u16 {
 fn generation_of(e: &Entry) -> u8 {
     (e[3] >> 16) as u8
 }
+#[inline(always)]
+fn drop_free_of(e: &Entry) -> bool {
+    e[3] & DROP_FREE_BIT != 0
+}
+
+const DROP_FREE_BIT: u64 = 1 << 24;
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -96,12 +104,13 @@ fn pack(
     len: u16,
     mv: u16,
     generation: u8,
+    drop_free: bool,
 ) -> Entry {
     [
         key,
         hand.raw() as u64 | (pn as u64) << 32,
         dn as u64 | (work as u64) << 32 | (len as u64) << 48,
-        mv as u64 | (generation as u64) << 16,
+        mv as u64 | (generation as u64) << 16 | if drop_free { DROP_FREE_BIT } else { 0 },
     ]
 }
 
@@ -113,6 +122,7 @@ fn probe_of(e: &Entry) -> Probe {
         hand: hand_of(e),
         len: len_of(e),
         mv: if mv == 0 { None } else { Move::from_raw(mv) },
+        drop_free: dn_of(e) == 0 && drop_free_of(e),
     }
 }
 
@@ -125,6 +135,12 @@ pub struct Probe {
     pub hand: Hand,
     pub len: u16,
     pub mv: Option<Move>,
+    /// A disproof found by a search counting every interposition that never
+    /// relies on a drop between a long-range checker and the king: at each
+    /// defender's turn along it the refutation is another kind of move. It
+    /// holds under tsume counting too, which leaves out only such drops
+    /// (see [`crate::solver::interposition`]).
+    pub drop_free: bool,
 }
 
 impl Probe {
@@ -473,6 +489,24 @@ impl Table {
         proof.or(disproof).map(probe_of).or(exact)
     }
 
+    /// A disproof of board `key` for attacker hand `hand` that holds for
+    /// at least `remaining` plies and under tsume counting too
+    /// ([`Probe::drop_free`]).
+    #[inline]
+    pub fn drop_free_disproof(&self, key: u64, hand: Hand, remaining: u32) -> Option<Probe> {
+        self.clusters[self.cluster(key)]
+            .iter()
+            .find(|e| {
+                key_of(e) == key
+                    && self.live(e)
+                    && dn_of(e) == 0
+                    && drop_free_of(e)
+                    && len_of(e) as u32 >= remaining
+                    && hand_of(e).dominates(hand)
+            })
+            .map(probe_of)
+    }
+
     /// Stores what is known of board `key` with attacker hand `hand`.
     /// For a final result `hand` is the proof or disproof hand. The table
     /// does not grow here: the caller calls
@@ -488,6 +522,7 @@ impl Table {
         len: u16,
         mv: Option<Move>,
         nodes: u64,
+        drop_free: bool,
     ) {
         let c = self.cluster(key);
         let mut work = (64 - nodes.leading_zeros()) as u16 + 1;
@@ -549,6 +584,7 @@ impl Table {
             len,
             mv.map_or(0, |m| m.raw()),
             generation,
+            drop_free && dn == 0,
         );
         self.filled = (self.filled + usize::from(fills)).saturating_sub(emptied);
     }
@@ -571,14 +607,14 @@ mod tests {
     fn proofs_cover_larger_hands_and_disproofs_smaller() {
         let mut t = Table::new(1);
         let key = 0x1234_5678_9abc_def0;
-        t.store(key, hand(&[PieceKind::Gold]), 0, INF, 3, None, 10);
+        t.store(key, hand(&[PieceKind::Gold]), 0, INF, 3, None, 10, false);
         assert!(
             t.probe(key, hand(&[PieceKind::Gold, PieceKind::Pawn]))
                 .unwrap()
                 .is_proven()
         );
         assert!(t.probe(key, hand(&[PieceKind::Silver])).is_none());
-        t.store(key, hand(&[PieceKind::Silver]), INF, 0, 0, None, 10);
+        t.store(key, hand(&[PieceKind::Silver]), INF, 0, 0, None, 10, false);
         assert!(t.probe(key, Hand::EMPTY).unwrap().is_disproven());
         assert!(
             t.probe(key, hand(&[PieceKind::Silver, PieceKind::Silver]))
@@ -605,8 +641,8 @@ mod tests {
         let mut t = Table::new(1);
         let key = 0x0bad_cafe_1234_5678;
         let h = hand(&[PieceKind::Gold]);
-        t.store(key, h, 0, INF, 9, None, 100);
-        t.store(key, h, INF, 0, 5, None, 100);
+        t.store(key, h, 0, INF, 9, None, 100, false);
+        t.store(key, h, INF, 0, 5, None, 100, false);
         let len = |p: Option<Probe>| p.map(|p| (p.is_proven(), p.len));
         // Each look-up gets the one that holds for the plies left.
         assert_eq!(len(t.probe_within(key, h, 11)), Some((true, 9)));
@@ -617,7 +653,7 @@ mod tests {
         assert_eq!(len(t.probe_within(key, h, 7)), Some((true, 9)));
         assert_eq!(len(t.probe(key, h)), Some((true, 9)));
         // A deeper disproof replaces the shallower one, not the proof.
-        t.store(key, h, INF, 0, 7, None, 100);
+        t.store(key, h, INF, 0, 7, None, 100, false);
         assert_eq!(len(t.probe_within(key, h, 7)), Some((false, 7)));
         assert_eq!(len(t.probe_within(key, h, 9)), Some((true, 9)));
     }
@@ -626,7 +662,7 @@ mod tests {
     /// the clusters in turn).
     fn store_all(t: &mut Table, keys: std::ops::Range<u64>) {
         for key in keys {
-            t.store(key, Hand::EMPTY, 1, 1, 0, None, 1);
+            t.store(key, Hand::EMPTY, 1, 1, 0, None, 1, false);
             t.grow_if_half_full(|| false);
         }
     }
@@ -661,7 +697,7 @@ mod tests {
         let used = (32 << 20) / cluster;
         let mut t = Table::with_clusters(used, 4 * used);
         for key in 0..(used * CLUSTER / 2) as u64 {
-            t.store(key, Hand::EMPTY, 1, 1, 0, None, 1);
+            t.store(key, Hand::EMPTY, 1, 1, 0, None, 1, false);
         }
         let mut asked = 0;
         assert!(!t.grow_if_half_full(|| {
@@ -708,8 +744,8 @@ mod tests {
     fn exact_entries_are_replaced_not_duplicated() {
         let mut t = Table::new(1);
         let key = 42 << 8;
-        t.store(key, Hand::EMPTY, 3, 4, 0, None, 1);
-        t.store(key, Hand::EMPTY, 5, 6, 0, None, 1);
+        t.store(key, Hand::EMPTY, 3, 4, 0, None, 1, false);
+        t.store(key, Hand::EMPTY, 5, 6, 0, None, 1, false);
         let p = t.probe(key, Hand::EMPTY).unwrap();
         assert_eq!((p.pn, p.dn), (5, 6));
     }
