@@ -177,6 +177,19 @@ fn new_clusters(n: usize) -> Vec<Cluster> {
     vec![[[0u64; 4]; CLUSTER]; n]
 }
 
+/// Makes the pages of `clusters` resident by zeroing one word per page
+/// (the caller knows no entry of this generation lives there). A write
+/// that reads nothing first: one fault per page, with no shared zero page
+/// to replace (replacing it flushes the TLBs of every thread of the
+/// process: with two workers faulting side by side that cost more kernel
+/// time than the searches took).
+fn make_resident(clusters: &mut [Cluster]) {
+    let per_page = (4096 / std::mem::size_of::<Cluster>()).max(1);
+    for c in clusters.iter_mut().step_by(per_page) {
+        *std::hint::black_box(&mut c[0][0]) = 0;
+    }
+}
+
 /// The cluster of board `key` among `mask + 1`.
 #[inline(always)]
 fn cluster_index(key: u64, mask: usize) -> usize {
@@ -336,16 +349,13 @@ impl Table {
         let mask = used * 2 - 1;
         let (low, high) = self.clusters.split_at_mut(used);
         let high = &mut high[..used];
-        let per_page = (4096 / std::mem::size_of::<Cluster>()).max(1);
         let per_step = (16 << 20) / std::mem::size_of::<Cluster>();
         for step in high.chunks_mut(per_step) {
             if interrupted() {
                 return false;
             }
-            for c in step.iter_mut().step_by(per_page) {
-                // Nothing of this generation lives here (see above).
-                *std::hint::black_box(&mut c[0][0]) = 0;
-            }
+            // Nothing of this generation lives here (see above).
+            make_resident(step);
         }
         let generation = self.generation;
         let live = |e: &Entry| work_of(e) != 0 && generation_of(e) == generation;
@@ -370,19 +380,13 @@ impl Table {
 
     /// Makes every page of the table resident now, by writing one word per
     /// page: call it on a new or just cleared table (the word belongs to
-    /// an entry of no current use). Untouched, each page faults twice when a search first uses it
-    /// (a read maps the shared zero page, the first write copies it); on a
-    /// file of 2,000 small problems that was 40% of the run time. Worth it
-    /// before solving many problems; not for one short search.
+    /// an entry of no current use). Untouched, each page faults twice when
+    /// a search first uses it (a read maps the shared zero page, the first
+    /// write copies it); on a file of 2,000 small problems that was 40% of
+    /// the run time. Worth it before solving many problems; not for one
+    /// short search.
     pub fn prefault(&mut self) {
-        let per_page = (4096 / std::mem::size_of::<Cluster>()).max(1);
-        for c in self.clusters[..=self.mask].iter_mut().step_by(per_page) {
-            // A write that reads nothing first: one fault per page, with no
-            // shared zero page to replace (replacing it flushes the TLBs of
-            // every thread of the process: with two workers faulting side
-            // by side that cost more kernel time than the searches took).
-            *std::hint::black_box(&mut c[0][0]) = 0;
-        }
+        make_resident(&mut self.clusters[..=self.mask]);
     }
 
     /// Bytes in use now (the table grows up to its budget).
