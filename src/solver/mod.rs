@@ -545,13 +545,19 @@ impl Solver {
                 at_least = a.at_least;
                 at_most = a.at_most;
                 // An answer cut short by a limit gives the line of the
-                // longest resistance known when that reaches the length
-                // proven; else the first proof's line stays. On the twelve
-                // musou rows not proven in 30 s, that line has the
-                // published length on 030, 048 and 089 (the first proof's
-                // line: 111, 51 and 71 plies, against 119, 37 and 69).
+                // longest resistance known when that is no further outside
+                // the lengths proven than the first proof's line; else the
+                // first proof's line stays. On the twelve musou rows not
+                // proven in 30 s, that line has the published length on
+                // 030, 048 and 089 (the first proof's line: 111, 51 and 71
+                // plies, against 119, 37 and 69).
+                let outside =
+                    |line: &[Move]| outside_bounds(line.len() as u32, a.at_least, a.at_most);
                 if let Some(moves) = a.moves
-                    && (a.exact || moves.len() as u32 >= a.at_least)
+                    && (a.exact
+                        || found
+                            .as_deref()
+                            .is_none_or(|f| outside(&moves) <= outside(f)))
                     && is_tsume_line(pos, &moves, attacker)
                     && moves.len() as u32 <= upper
                 {
@@ -592,6 +598,20 @@ impl Solver {
             nodes,
             elapsed: start.elapsed(),
         })
+    }
+}
+
+/// How many plies a line of `len` plies lies outside the lengths an answer
+/// cut short was proven to be within (`at_least` to `at_most`); 0 inside.
+///
+/// The line shown for such an answer is the one least outside: a line
+/// shorter than `at_least` follows a weaker defence, one longer than
+/// `at_most` a slower attack.
+fn outside_bounds(len: u32, at_least: u32, at_most: u32) -> u32 {
+    if len < at_least {
+        at_least - len
+    } else {
+        len.saturating_sub(at_most.max(at_least))
     }
 }
 
@@ -687,6 +707,16 @@ mod tests {
     use super::search::DEPTH_ANY;
     use super::*;
     use crate::core::Hand;
+
+    #[test]
+    fn a_line_of_an_answer_cut_short_is_measured_against_both_bounds() {
+        assert_eq!(outside_bounds(117, 117, 119), 0);
+        assert_eq!(outside_bounds(119, 117, 119), 0);
+        assert_eq!(outside_bounds(63, 117, 119), 54);
+        assert_eq!(outside_bounds(155, 117, 119), 36);
+        assert_eq!(outside_bounds(175, 163, 167), 8);
+        assert_eq!(outside_bounds(159, 163, 167), 4);
+    }
 
     /// A perpetual check (the rook checks from 1g and 2g in turn, the
     /// king goes 1i-2i-1i, nothing else mates), searched as a node deep in
