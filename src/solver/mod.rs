@@ -545,19 +545,16 @@ impl Solver {
                 at_least = a.at_least;
                 at_most = a.at_most;
                 // An answer cut short by a limit gives the line of the
-                // longest resistance known when that is no further outside
-                // the lengths proven than the first proof's line; else the
-                // first proof's line stays. On the twelve musou rows not
-                // proven in 30 s, that line has the published length on
-                // 030, 048 and 089 (the first proof's line: 111, 51 and 71
-                // plies, against 119, 37 and 69).
-                let outside =
-                    |line: &[Move]| outside_bounds(line.len() as u32, a.at_least, a.at_most);
+                // longest resistance known unless the first proof's line
+                // is nearer the lengths proven (see `line_preference`). On
+                // the twelve musou rows not proven in 30 s, that line has
+                // the published length on 030, 048 and 089 (the first
+                // proof's line: 111, 51 and 71 plies, against 119, 37 and
+                // 69).
+                let rank =
+                    |line: &[Move]| line_preference(line.len() as u32, a.at_least, a.at_most);
                 if let Some(moves) = a.moves
-                    && (a.exact
-                        || found
-                            .as_deref()
-                            .is_none_or(|f| outside(&moves) <= outside(f)))
+                    && (a.exact || found.as_deref().is_none_or(|f| rank(&moves) <= rank(f)))
                     && is_tsume_line(pos, &moves, attacker)
                     && moves.len() as u32 <= upper
                 {
@@ -601,18 +598,19 @@ impl Solver {
     }
 }
 
-/// How many plies a line of `len` plies lies outside the lengths an answer
-/// cut short was proven to be within (`at_least` to `at_most`); 0 inside.
-///
-/// The line shown for such an answer is the one least outside: a line
-/// shorter than `at_least` follows a weaker defence, one longer than
-/// `at_most` a slower attack.
-fn outside_bounds(len: u32, at_least: u32, at_most: u32) -> u32 {
-    if len < at_least {
+/// How a line of `len` plies suits an answer cut short, proven to be
+/// within `at_least` to `at_most` plies: the less the better. A line
+/// shorter than `at_least` follows a weaker defence than the defender has,
+/// and comes after every line that does not; then the fewer plies outside
+/// the two bounds, the better (a line longer than `at_most` follows a
+/// slower attack).
+fn line_preference(len: u32, at_least: u32, at_most: u32) -> (bool, u32) {
+    let outside = if len < at_least {
         at_least - len
     } else {
         len.saturating_sub(at_most.max(at_least))
-    }
+    };
+    (len < at_least, outside)
 }
 
 impl Solver {
@@ -709,13 +707,13 @@ mod tests {
     use crate::core::Hand;
 
     #[test]
-    fn a_line_of_an_answer_cut_short_is_measured_against_both_bounds() {
-        assert_eq!(outside_bounds(117, 117, 119), 0);
-        assert_eq!(outside_bounds(119, 117, 119), 0);
-        assert_eq!(outside_bounds(63, 117, 119), 54);
-        assert_eq!(outside_bounds(155, 117, 119), 36);
-        assert_eq!(outside_bounds(175, 163, 167), 8);
-        assert_eq!(outside_bounds(159, 163, 167), 4);
+    fn a_line_of_an_answer_cut_short_keeps_the_defence_then_the_bounds() {
+        let rank = |len| line_preference(len, 117, 119);
+        assert_eq!(rank(117), rank(119));
+        assert!(rank(119) < rank(125));
+        // Never a line that cuts the defence short for one that does not.
+        assert!(rank(155) < rank(115));
+        assert!(rank(111) < rank(63));
     }
 
     /// A perpetual check (the rook checks from 1g and 2g in turn, the
