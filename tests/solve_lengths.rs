@@ -265,10 +265,7 @@ fn checks_that_never_mate_are_settled_once_for_every_bound() {
 /// "without an end".
 #[test]
 fn the_line_is_read_once_its_length_is_proven() {
-    let (pos, moves, exact, nodes) = solve_musou("067", 16_000_000);
-    assert!(exact, "not read within {nodes} nodes");
-    assert_eq!(moves.len(), 47, "{moves:?}");
-    assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{moves:?}");
+    assert_proven_answer("067", 16_000_000, 47);
 }
 
 /// musou-089 (69 plies): after the first 15 plies of the line the defender
@@ -281,10 +278,7 @@ fn the_line_is_read_once_its_length_is_proven() {
 /// rounds, each followed by as many nodes of the test.
 #[test]
 fn a_useless_drop_is_found_without_first_searching_it_to_its_failure() {
-    let (pos, moves, exact, nodes) = solve_musou("089", 6_000_000);
-    assert!(exact, "not proven shortest within {nodes} nodes");
-    assert_eq!(moves.len(), 69, "{moves:?}");
-    assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{moves:?}");
+    assert_proven_answer("089", 6_000_000, 69);
 }
 
 /// 将棋無双 第30番: the first proof is 155 plies long, the shortest mate
@@ -324,10 +318,20 @@ fn the_shortest_plain_mate_found_bounds_the_answer_from_above() {
 /// search under 49 takes about 1,300 nodes.
 #[test]
 fn the_plain_descent_leaves_what_the_bounds_below_it_need() {
-    let (pos, moves, exact, nodes) = solve_musou("028", 8_000_000);
-    assert!(exact, "not proven shortest within {nodes} nodes");
-    assert_eq!(moves.len(), 49, "{moves:?}");
-    assert!(is_tsume_line(&pos, &moves, pos.side_to_move()), "{moves:?}");
+    assert_proven_answer("028", 8_000_000, 49);
+}
+
+/// Asserts that 将棋無双 problem `number` is proven within `nodes` nodes
+/// (see [`solve_musou`]) to have a tsume answer of `plies` plies, and that
+/// its line is a tsume line.
+fn assert_proven_answer(number: &str, nodes: u64, plies: usize) {
+    let (pos, moves, exact, used) = solve_musou(number, nodes);
+    assert!(exact, "musou-{number}: not proven within {used} nodes");
+    assert_eq!(moves.len(), plies, "musou-{number}: {moves:?}");
+    assert!(
+        is_tsume_line(&pos, &moves, pos.side_to_move()),
+        "musou-{number}: {moves:?}"
+    );
 }
 
 /// Solves 将棋無双 problem `number` within `nodes` nodes, with the CLI's

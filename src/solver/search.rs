@@ -389,22 +389,24 @@ impl Search<'_> {
         // all" is worth more than this namespace's "no mate within so many plies";
         // a mate is not (that disproof may be final for the plies left),
         // unless it is shorter than this namespace's own proof.
-        if let Some(salt) = self.fallback_salt {
-            if let Some(p) = self.table.probe(board_key ^ salt, hand) {
-                let better_proof = p.pn == 0
-                    && own.is_none_or(|o| if o.pn == 0 { p.len < o.len } else { o.dn != 0 });
-                if better_proof || (p.dn == 0 && p.len == DEPTH_ANY) {
-                    return Some(p);
-                }
+        if let Some(salt) = self.fallback_salt
+            && let Some(p) = self.table.probe(board_key ^ salt, hand)
+        {
+            let better_proof =
+                p.pn == 0 && own.is_none_or(|o| if o.pn == 0 { p.len < o.len } else { o.dn != 0 });
+            if better_proof || (p.dn == 0 && p.len == DEPTH_ANY) {
+                return Some(p);
             }
             // A plain disproof under a length bound that never relies on a
-            // drop between checker and king holds here too.
+            // drop between checker and king holds here too. (When the look-up
+            // above finds nothing, no disproof covers the hand: the cluster
+            // is not read again.)
             if own.is_none_or(|o| !o.settles_within(remaining))
-                && let Some(p) = self
+                && let Some(d) = self
                     .table
                     .drop_free_disproof(board_key ^ salt, hand, remaining)
             {
-                return Some(p);
+                return Some(d);
             }
         }
         own

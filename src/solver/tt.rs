@@ -333,7 +333,7 @@ impl Table {
     /// step to 4 GB took 12.8 s when the move itself faulted the pages in,
     /// 7.6 to 9.6 s written first, of which the move of the entries was
     /// about 0.5 s: without the question, a growth begun near the deadline
-    /// ran the search 6 to 16 s past it.
+    /// ran the search up to 16 s past it.
     #[inline]
     pub fn grow_if_half_full(&mut self, interrupted: impl FnMut() -> bool) -> bool {
         let used = self.mask + 1;
