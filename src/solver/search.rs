@@ -961,8 +961,8 @@ impl Search<'_> {
                 }
             }
         }
-        // The exact length of the defences that always count, once needed.
-        let mut exact_base: Option<u32> = None;
+        // The length of the defences that always count, once needed.
+        let mut exact_base = CountedBase::Unknown;
         loop {
             // Drop interpositions are judged against the other defences
             // (see `super::interposition`): they wait until those are all
@@ -1106,8 +1106,11 @@ impl Search<'_> {
 
     /// The exact length of the defences at `pos` (an AND node at `ply`,
     /// reached by `path`) that are not drop interpositions, all proven,
-    /// the longest within `upper`: the least even bound under which every
-    /// one of them is mated, found by searches under growing bounds.
+    /// the longest within `upper`: the least even bound from `from` (even,
+    /// at least 2) under which every one of them is mated, found by
+    /// searches under growing bounds. `from` itself when they are all
+    /// mated within it (the length may then be less).
+    #[allow(clippy::too_many_arguments)]
     fn exact_base(
         &mut self,
         pos: &mut Position,
@@ -1115,6 +1118,7 @@ impl Search<'_> {
         ply: u32,
         children: &[Child],
         drops: DropInterpositions,
+        from: u32,
         upper: u32,
     ) -> u32 {
         let counted: Vec<Move> = children
@@ -1126,7 +1130,7 @@ impl Search<'_> {
             return 0;
         }
         let ply_limit = self.ply_limit;
-        let mut b = 2;
+        let mut b = from;
         'bounds: while b < upper {
             self.ply_limit = ply + b;
             for &m in &counted {
@@ -1184,7 +1188,7 @@ impl Search<'_> {
         m: Move,
         children: &[Child],
         drops: DropInterpositions,
-        exact_base: &mut Option<u32>,
+        exact_base: &mut CountedBase,
         r: &mut NodeResult,
         budget: u64,
     ) -> DropVerdict {
@@ -1200,9 +1204,21 @@ impl Search<'_> {
         let mut useless = false;
         if self.aborted.is_none() {
             let limit = (!failed).then(|| self.cap_nodes(budget));
-            if let Some(base) = self.drop_base(pos, path, ply, children, drops, exact_base) {
+            // A drop that failed on every path was not mated within
+            // `r.len` plies: so after each capture the position with the
+            // piece in hand is not mated within one ply less, nor is the
+            // set-aside one (the attacker holds less, the defender more).
+            let below = if failed && r.loop_head == NO_LOOP {
+                r.len as u32
+            } else {
+                0
+            };
+            if let Some(base) = self.drop_base(pos, path, ply, children, drops, exact_base, below) {
                 let undo = pos.do_move(m);
-                let mut found = self.useless_interposition(pos, path, ply, m.to(), base);
+                let mut found = match base {
+                    Some(base) => self.useless_interposition(pos, path, ply, m.to(), base),
+                    None => None,
+                };
                 if found.is_none()
                     && failed
                     && self.rule == UselessRule::PieceUnused
@@ -1251,9 +1267,21 @@ impl Search<'_> {
     }
 
     /// The base of the drop interpositions at `pos` (an AND node at `ply`,
-    /// reached by `path`, with `children`): the exact length of its counted
-    /// defences, found once into `exact_base`. `None` when a limit cut its
-    /// search short (it may then be too short, so it is not kept).
+    /// reached by `path`, with `children`) where it matters for a drop
+    /// whose set-aside positions are known not to be mated within `below`
+    /// less one plies (0 when nothing is known): `Some(None)` when the
+    /// base is less than `below` (no such drop is useless by it), else
+    /// the exact length of the counted defences. What is found is kept in
+    /// `known` for the node's other drops. `None` when a limit cut the
+    /// search short (a base cut short may be too short, so it is not kept).
+    ///
+    /// Under a bound, a drop that failed was not mated within the plies
+    /// left, so its set-aside positions are not mated within two plies
+    /// less, while the counted defences are all mated within the plies
+    /// left: only the last one or two bounds of the base need a search,
+    /// where the base from 2 plies up took nearly all the nested nodes of
+    /// a long bounded search.
+    #[allow(clippy::too_many_arguments)]
     fn drop_base(
         &mut self,
         pos: &mut Position,
@@ -1261,17 +1289,29 @@ impl Search<'_> {
         ply: u32,
         children: &[Child],
         drops: DropInterpositions,
-        exact_base: &mut Option<u32>,
-    ) -> Option<u32> {
-        if exact_base.is_none() {
-            let upper = self.counted_base(children, drops).unwrap_or(0);
-            let b = self.exact_base(pos, path, ply, children, drops, upper);
-            if self.aborted.is_some() {
-                return None;
-            }
-            *exact_base = Some(b);
+        known: &mut CountedBase,
+        below: u32,
+    ) -> Option<Option<u32>> {
+        let upper = self.counted_base(children, drops).unwrap_or(0);
+        if below > upper {
+            return Some(None);
         }
-        *exact_base
+        match *known {
+            CountedBase::Exact(b) => return Some((b >= below).then_some(b)),
+            CountedBase::AtMost(b) if b < below => return Some(None),
+            _ => {}
+        }
+        let from = (below.saturating_sub(1) & !1).max(2);
+        let b = self.exact_base(pos, path, ply, children, drops, from, upper);
+        if self.aborted.is_some() {
+            return None;
+        }
+        *known = if b > from || from == 2 {
+            CountedBase::Exact(b)
+        } else {
+            CountedBase::AtMost(b)
+        };
+        Some((b >= below).then_some(b))
     }
 
     /// Whether the drop interposition just played on `sq` (the defender's
@@ -1637,6 +1677,18 @@ struct Missed {
     /// After every check the defender has a reply that is not such a drop:
     /// "no mate in one" holds under tsume counting too.
     drop_free: bool,
+}
+
+/// What is known at an AND node of the length of its defences that are
+/// not drop interpositions (the base of [`super::interposition`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CountedBase {
+    /// Not searched yet.
+    Unknown,
+    /// The length.
+    Exact(u32),
+    /// At most this: all mated within it.
+    AtMost(u32),
 }
 
 /// What [`Search::judge_drop`] found of a drop interposition.
