@@ -38,6 +38,18 @@ fn a_drop_that_gains_nothing_is_not_counted() {
 }
 
 #[test]
+fn a_drop_that_fails_first_waits_for_the_other_defences_when_it_may_be_useless() {
+    // tanuki-7te-15 (published 7; flagged: a shorter mate exists). 6d6c+
+    // checks along the third rank; the drops between (5c to 2c) are not
+    // mated within the bound of the 5-ply mate, but captured and set aside
+    // they are mated within the king's 1c1d. Searched before 1c1d is
+    // proven, such a drop must wait for the base, not refute the mate.
+    let (line, plain, tsume) = answer("3B2SG1/8B/8k/3R5/9/9/9/9/9 b r3g3s4n4l18p 1", 7);
+    assert_eq!(line.len(), 5, "{line:?}");
+    assert_eq!((plain, tsume), (Some(7), Some(5)));
+}
+
+#[test]
 fn a_long_range_check_with_only_useless_drops_mates() {
     // The last move 5c3c checks from afar; the defender's only answers are
     // drops in between, each captured with the king still boxed in.

@@ -67,6 +67,10 @@ struct Child {
     capped: bool,
     /// See [`NodeResult::drop_free`].
     drop_free: bool,
+    /// A drop interposition that failed while the other defences were
+    /// still open, and may be useless: it waits, not evaluated, until
+    /// they are all proven (see [`Search::judge_early_drop`]).
+    pending: bool,
 }
 
 const NO_PREV: u16 = u16::MAX;
@@ -126,6 +130,7 @@ fn expand(pos: &Position, or_node: bool, ignored: Ignored) -> Vec<Child> {
             useless: false,
             capped: false,
             drop_free: false,
+            pending: false,
         })
         .collect()
 }
@@ -978,13 +983,25 @@ impl Search<'_> {
                 let is_drop = drops.contains(c.mv);
                 if is_drop && base.is_none() {
                     base = self.counted_base(&children, drops);
-                    if base.is_none() {
+                    if base.is_none()
+                        && (c.pending || self.rule != UselessRule::WithinOtherDefences)
+                    {
                         continue;
                     }
                 }
                 let (mut r, child_path) =
                     self.child_state_after(pos, c.mv, path, self.ply_limit.saturating_sub(ply + 1));
-                let verdict = if is_drop {
+                let verdict = if is_drop && base.is_none() {
+                    let v = self.judge_early_drop(pos, path, ply, c.mv, &mut r);
+                    if v == DropVerdict::Pending {
+                        children[i].pending = true;
+                        continue;
+                    }
+                    if v == DropVerdict::Open {
+                        test_budgets[i] = FIRST_USELESS_ROUND_NODES;
+                    }
+                    v
+                } else if is_drop {
                     let v = self.judge_drop(
                         pos,
                         path,
@@ -1064,7 +1081,15 @@ impl Search<'_> {
             }
             self.reps.pop();
             pos.undo_move(m, undo);
-            let verdict = if is_drop {
+            let verdict = if is_drop && self.counted_base(&children, drops).is_none() {
+                let v = self.judge_early_drop(pos, path, ply, m, &mut r);
+                if v == DropVerdict::Pending {
+                    children[best].pending = true;
+                    children[best].evaluated = false;
+                    continue;
+                }
+                v
+            } else if is_drop {
                 let v = self.judge_drop(
                     pos,
                     path,
@@ -1263,6 +1288,53 @@ impl Search<'_> {
             DropVerdict::Capped
         } else {
             DropVerdict::Counted
+        }
+    }
+
+    /// Judges the drop interposition `m` at `pos` (an AND node at `ply`,
+    /// reached by `path`) after a search of it left `r`, while some of the
+    /// node's other defences are still open (so the base is not known).
+    /// A mate is a mate, counted or not. A failure refutes the node when
+    /// no capture's set-aside position is mated within the plies left
+    /// (`Capped`): the base never exceeds them where it matters (when a
+    /// counted defence fails, the node fails anyway). Otherwise the drop
+    /// may be useless and waits for the base (`Pending`).
+    fn judge_early_drop(
+        &mut self,
+        pos: &mut Position,
+        path: u64,
+        ply: u32,
+        m: Move,
+        r: &mut NodeResult,
+    ) -> DropVerdict {
+        if r.pn == 0 {
+            return DropVerdict::Counted;
+        }
+        if r.dn != 0 {
+            return DropVerdict::Open;
+        }
+        if r.loop_head != NO_LOOP || self.aborted.is_some() {
+            return DropVerdict::Pending;
+        }
+        let left = self.ply_limit.saturating_sub(ply);
+        let undo = pos.do_move(m);
+        let found = self.useless_interposition(pos, path, ply, m.to(), left);
+        pos.undo_move(m, undo);
+        if self.aborted.is_some() {
+            *r = NodeResult {
+                pn: 1,
+                dn: 1,
+                hand: Hand::EMPTY,
+                len: 0,
+                loop_head: NO_LOOP,
+                drop_free: false,
+            };
+            return DropVerdict::Open;
+        }
+        if found.is_some() {
+            DropVerdict::Pending
+        } else {
+            DropVerdict::Capped
         }
     }
 
@@ -1702,6 +1774,8 @@ enum DropVerdict {
     Counted,
     /// Not known yet.
     Open,
+    /// Failed, and may be useless: waits for the base.
+    Pending,
 }
 
 /// The length field of a disproof holds the plies it holds for: a
