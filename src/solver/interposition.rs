@@ -34,6 +34,24 @@
 //! the captured piece, or the mate after the capture takes longer than the
 //! other defences, the drop counts like any other defence.
 //!
+//! # Deciding it under a bound
+//!
+//! The search asks "mated within `n` plies?" at a position where the
+//! defender is to move. Two facts spare it most of what the definition
+//! seems to ask for there:
+//!
+//! - A position is never mated sooner when the attacker holds less and the
+//!   defender more. So when a drop is not mated within `n - 1` plies, no
+//!   set-aside position after a capture of it is mated within `n - 2`:
+//!   only a base of `n` can make the drop useless, and the base is
+//!   searched only from there, not from 2 plies up.
+//! - Where the drop matters (every other defence mated within `n`), the
+//!   base is at most `n`. So a drop not mated within `n - 1` plies whose
+//!   set-aside positions are not mated within `n` either counts whatever
+//!   the base: it refutes the bound at once, before the other defences
+//!   are proven. Only a drop whose set-aside position is mated within `n`
+//!   waits for them.
+//!
 //! [`crate::solver::exhaustive::tsume_shortest_mate`] is a plain reference
 //! implementation of this definition; the tests hold the solver to it.
 //!

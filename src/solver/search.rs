@@ -970,9 +970,12 @@ impl Search<'_> {
         let mut exact_base = CountedBase::Unknown;
         loop {
             // Drop interpositions are judged against the other defences
-            // (see `super::interposition`): they wait until those are all
-            // proven (a second pass), and then the longest of them is the
-            // bound.
+            // (see `super::interposition`, "Deciding it under a bound"):
+            // while those are open, a drop is searched like any defence and
+            // a failed one refutes when its set-aside positions are not
+            // mated within the plies left; else it waits (pending) until
+            // they are all proven, and then the longest of them is the
+            // bound. By the looser rule every drop waits.
             let mut base = None;
             // Look at the children that became active.
             for i in (0..children.len()).chain(0..children.len()) {
