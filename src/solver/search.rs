@@ -47,6 +47,18 @@ pub(crate) struct NodeResult {
     pub drop_free: bool,
 }
 
+impl NodeResult {
+    /// Nothing known: what a search cut short by a limit leaves.
+    pub(crate) const OPEN: NodeResult = NodeResult {
+        pn: 1,
+        dn: 1,
+        hand: Hand::EMPTY,
+        len: 0,
+        loop_head: NO_LOOP,
+        drop_free: false,
+    };
+}
+
 #[derive(Copy, Clone)]
 struct Child {
     mv: Move,
@@ -509,14 +521,7 @@ impl Search<'_> {
         bound: Option<u32>,
     ) -> NodeResult {
         if self.aborted.is_some() {
-            return NodeResult {
-                pn: 1,
-                dn: 1,
-                hand: Hand::EMPTY,
-                len: 0,
-                loop_head: NO_LOOP,
-                drop_free: false,
-            };
+            return NodeResult::OPEN;
         }
         let mode = (
             self.salt,
@@ -1277,14 +1282,7 @@ impl Search<'_> {
             DropVerdict::Useless
         } else if self.aborted.is_some() {
             if failed {
-                *r = NodeResult {
-                    pn: 1,
-                    dn: 1,
-                    hand: Hand::EMPTY,
-                    len: 0,
-                    loop_head: NO_LOOP,
-                    drop_free: false,
-                };
+                *r = NodeResult::OPEN;
             }
             DropVerdict::Open
         } else if failed {
@@ -1324,14 +1322,7 @@ impl Search<'_> {
         let found = self.useless_interposition(pos, path, ply, m.to(), left);
         pos.undo_move(m, undo);
         if self.aborted.is_some() {
-            *r = NodeResult {
-                pn: 1,
-                dn: 1,
-                hand: Hand::EMPTY,
-                len: 0,
-                loop_head: NO_LOOP,
-                drop_free: false,
-            };
+            *r = NodeResult::OPEN;
             return DropVerdict::Open;
         }
         if found.is_some() {
