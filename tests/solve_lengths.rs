@@ -330,6 +330,18 @@ fn the_plain_descent_leaves_what_the_bounds_below_it_need() {
     assert_proven_answer("028", 8_000_000, 49);
 }
 
+/// 将棋無双 第100番 (163 plies, as published): the bounds from below cost
+/// little up to 135 plies, then "mated within 137" alone takes 4.1M nodes,
+/// and each bound after it hundreds of thousands more: climbing to 163
+/// took 31.5M nodes in all. Once a bound from below has taken a million
+/// nodes the search turns round and asks the bounds under the mate known
+/// (165 from the plain descent): 165 and 163 are mated, 161 is not, and
+/// the answer takes about 17M nodes.
+#[test]
+fn a_long_answer_is_found_from_above_once_the_bounds_below_grow_costly() {
+    assert_proven_answer("100", 24_000_000, 163);
+}
+
 /// Asserts that 将棋無双 problem `number` is proven within `nodes` nodes
 /// (see [`solve_musou`]) to have a tsume answer of `plies` plies, and that
 /// its line is a tsume line.
