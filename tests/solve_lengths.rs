@@ -335,7 +335,7 @@ fn the_plain_descent_leaves_what_the_bounds_below_it_need() {
 /// and each bound after it hundreds of thousands more: climbing to 163
 /// took 31.5M nodes in all. Once a bound from below has taken a million
 /// nodes the search turns round and asks the bounds under the mate known
-/// (165 from the plain descent): 165 and 163 are mated, 161 is not, and
+/// (167 from the plain descent): 165 and 163 are mated, 161 is not, and
 /// the answer takes about 17M nodes.
 #[test]
 fn a_long_answer_is_found_from_above_once_the_bounds_below_grow_costly() {

@@ -117,8 +117,8 @@ const PLAIN_DESCENT_MIN_NODES: u64 = 10_000;
 /// short attacks is only worth a small search.
 const ALTERNATIVE_NODES: u64 = 200_000;
 
-/// The nodes a bound from below must have taken before the bound just
-/// under the mate known is asked too (see [`TsumeSearch::shortest`]).
+/// The nodes one bound from below must take for the search to turn round
+/// and ask the bounds under the mate known (see [`TsumeSearch::shortest`]).
 const TOP_DOWN_MIN_NODES: u64 = 1_000_000;
 
 /// The first budget of each of the two tests of a drop interposition on
