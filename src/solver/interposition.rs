@@ -93,7 +93,7 @@
 use std::str::FromStr;
 
 use crate::core::attacks::between;
-use crate::core::movegen::{MoveList, generate_evasions};
+use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Bitboard, Move, PieceKind, Position};
 
 /// The squares where the side to move could interpose against a check:
@@ -165,6 +165,66 @@ pub fn has_counted_evasion(pos: &Position) -> bool {
     generate_evasions(pos, &mut evasions);
     evasions.iter().any(|&m| !drops.contains(m))
 }
+
+/// Whether the side to move, in check, is mated where it stands by tsume
+/// counting under this crate's rule: checkmated, or left with drops between
+/// checker and king only, each useless against a base of 0 (some checking
+/// capture of it leaves, with the piece set aside, a position mated where
+/// it stands in turn). No search: each level has the checker nearer the
+/// king, so it ends within seven levels. A drop useless by this is useless
+/// by [`UselessRule::PieceUnused`] too (its set-aside mate is no longer
+/// than any), so a line ending here is a mate by either rule.
+///
+/// ```
+/// use tsume::core::Position;
+/// use tsume::solver::interposition::is_mated_now;
+/// // The rook on 1a checks the king on 9a, boxed in by the gold on 8c and
+/// // the knight on 7c: any drop between is taken by the rook, mating.
+/// let pos: Position = "k7R/9/1GN6/9/9/9/9/9/9 w r2b3g4s3n4l18p 1".parse().unwrap();
+/// assert!(is_mated_now(&pos));
+/// // Without the knight, a drop on 8a counts: the rook that takes it is
+/// // taken by the king.
+/// let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
+/// assert!(!is_mated_now(&pos));
+/// ```
+pub fn is_mated_now(pos: &Position) -> bool {
+    if !pos.in_check() {
+        return false;
+    }
+    let drops = DropInterpositions::of(pos);
+    let mut evasions = MoveList::new();
+    generate_evasions(pos, &mut evasions);
+    evasions.iter().all(|&d| {
+        let Some(kind) = d.drop_kind() else {
+            return false;
+        };
+        if !drops.contains(d) {
+            return false;
+        }
+        let after = pos.after(d);
+        let mut checks = MoveList::new();
+        generate_checks(&after, &mut checks);
+        checks
+            .iter()
+            .filter(|x| x.to() == d.to())
+            .any(|&x| is_mated_now(&set_aside(&after.after(x), kind)))
+    })
+}
+
+/// [`is_mated_now`] by `rule`. By [`UselessRule::PieceUnused`] a drop may
+/// also be useless because the attacker mates as quickly without the
+/// piece, however long that takes: where the test above leaves a drop
+/// counted, the exhaustive reference decides, within a fixed number of
+/// positions (a drop it cannot decide in them counts).
+pub fn is_mated_now_by(pos: &Position, rule: UselessRule) -> bool {
+    is_mated_now(pos)
+        || (rule == UselessRule::PieceUnused
+            && super::exhaustive::tsume_mated_within_by(pos, 0, rule, PIECE_UNUSED_CHECK_POSITIONS)
+                == Some(true))
+}
+
+/// Positions the exhaustive check of [`is_mated_now_by`] may visit.
+const PIECE_UNUSED_CHECK_POSITIONS: u64 = 200_000;
 
 /// Which rule decides whether a drop between checker and king is useless.
 ///

@@ -555,7 +555,7 @@ impl Solver {
                     |line: &[Move]| line_preference(line.len() as u32, a.at_least, a.at_most);
                 if let Some(moves) = a.moves
                     && (a.exact || found.as_deref().is_none_or(|f| rank(&moves) <= rank(f)))
-                    && is_tsume_line(pos, &moves, attacker)
+                    && is_tsume_line_by(pos, &moves, attacker, limits.useless_rule)
                     && moves.len() as u32 <= upper
                 {
                     exact = a.exact;
@@ -658,23 +658,23 @@ const ANSWER_MIN_NODES: u64 = 5_000_000;
 
 /// Whether `moves` from `pos` is a mating line by tsume counting: every
 /// move legal, every attacker move a check, and at the end the defender
-/// either checkmated or left with drops between checker and king only (the
-/// solver proved those useless; this checks the shape).
+/// mated where it stands ([`interposition::is_mated_now`]: checkmated, or
+/// left with drops between checker and king that are each useless there,
+/// by either rule).
 pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
-    let Some(p) = replay_checks(pos, moves, attacker) else {
-        return false;
-    };
-    if p.side_to_move() == attacker {
-        return false;
-    }
-    if crate::core::movegen::is_checkmate(&p) {
-        return true;
-    }
-    let drops = interposition::DropInterpositions::of(&p);
-    p.in_check()
-        && crate::core::movegen::legal_moves(&p)
-            .iter()
-            .all(|&m| drops.contains(m))
+    is_tsume_line_by(pos, moves, attacker, UselessRule::WithinOtherDefences)
+}
+
+/// [`is_tsume_line`] with the drops left at the end judged by `rule`
+/// ([`interposition::is_mated_now_by`]).
+pub fn is_tsume_line_by(
+    pos: &Position,
+    moves: &[Move],
+    attacker: Color,
+    rule: UselessRule,
+) -> bool {
+    replay_checks(pos, moves, attacker)
+        .is_some_and(|p| p.side_to_move() != attacker && interposition::is_mated_now_by(&p, rule))
 }
 
 /// Whether `moves` from `pos` is a mating line: every move legal, every

@@ -1,0 +1,120 @@
+//! Whatever stops a search, a mate it reports is a mate: the stop flag is
+//! raised from another thread at many moments of the answer phase (after
+//! the first proof, while the tsume answer is read), on several long
+//! problems, and every line reported is replayed move by move and its last
+//! position checked by the exhaustive reference (mated where it stands by
+//! tsume counting).
+
+mod common;
+
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::Duration;
+
+use tsume::core::{Move, Position};
+use tsume::solver::exhaustive::tsume_mated_within;
+use tsume::solver::{Limits, Outcome, Solver};
+
+/// Replays `moves` from `pos` independently of the solver's own check:
+/// every move legal, every attacker move a check, and at the end the
+/// defender to move and mated within 0 plies by the exhaustive search.
+fn assert_replays_as_mate(pos: &Position, moves: &[Move], what: &str) {
+    let attacker = pos.side_to_move();
+    let mut p = pos.clone();
+    for (i, &m) in moves.iter().enumerate() {
+        assert!(
+            p.is_legal(m).is_ok(),
+            "{what}: ply {} {m} is not legal",
+            i + 1
+        );
+        let checking = p.side_to_move() == attacker;
+        p.do_move(m);
+        assert!(
+            !checking || p.in_check(),
+            "{what}: ply {} {m} gives no check",
+            i + 1
+        );
+    }
+    assert_ne!(p.side_to_move(), attacker, "{what}: ends on the attacker");
+    assert!(
+        tsume_mated_within(&p, 0),
+        "{what}: the line {} does not end in mate ({p})",
+        common::usi(moves)
+    );
+}
+
+/// A small xorshift: the stop points are random, and the same each run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Solves `pos` (no limit of its own) while another thread raises the
+/// stop flag once the search has passed `stop_at` nodes.
+fn solve_stopped_at(
+    solver: &mut Solver,
+    pos: &Position,
+    stop_at: u64,
+) -> tsume::solver::SolveResult {
+    let stop = solver.stop_flag();
+    let progress = solver.progress();
+    stop.store(false, Ordering::Relaxed);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if progress.nodes() >= stop_at {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                thread::sleep(Duration::from_micros(200));
+            }
+        });
+        let r = solver.solve(pos, &Limits::default()).unwrap();
+        done.store(true, Ordering::Relaxed);
+        watcher.join().unwrap();
+        r
+    })
+}
+
+#[test]
+fn a_stop_anywhere_in_the_answer_leaves_a_line_that_mates() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // (row, nodes of the first proof about, fixed stop points): on 002 a
+    // stop at 0.3M nodes once gave a 15-ply line ending with the defender
+    // able to drop on 2d, which counts there.
+    let rows: [(&str, u64, &[u64]); 4] = [
+        ("002", 215_000, &[300_000, 420_000]),
+        ("003", 24_000, &[]),
+        ("046", 314_000, &[]),
+        ("075", 181_000, &[]),
+    ];
+    let mut mates = 0;
+    for (row, first, fixed) in rows {
+        let p = common::musou_row(row);
+        let pos: Position = p.sfen.parse().unwrap();
+        let mut solver = Solver::new(256);
+        let random: Vec<u64> = (0..2).map(|_| first + rng.below(800_000)).collect();
+        for &stop_at in fixed.iter().chain(&random) {
+            solver.clear();
+            let r = solve_stopped_at(&mut solver, &pos, stop_at);
+            let what = format!("musou-{row} stopped at {stop_at} nodes");
+            match &r.outcome {
+                Outcome::Mate { moves } => {
+                    assert_replays_as_mate(&pos, moves, &what);
+                    mates += 1;
+                }
+                Outcome::Unknown(_) => {}
+                Outcome::NoMate => panic!("{what}: no mate reported"),
+            }
+        }
+    }
+    // The stops fall after the first proof: most of them report a line.
+    assert!(mates >= 8, "only {mates} stopped searches reported a mate");
+}
