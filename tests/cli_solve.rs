@@ -7,8 +7,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tsume::core::notation::japanese_line;
 use tsume::core::{Color, Move, Position, UsiPosition};
+use tsume::record::notation::japanese_line;
 use tsume::solver::is_mating_line;
 
 /// Mate in 1: G*5b.

@@ -9,9 +9,9 @@ use std::process::{Command, Output, Stdio};
 
 use tsume::core::handicap::Handicap;
 use tsume::core::movegen::legal_moves;
-use tsume::core::notation::japanese_line;
 use tsume::core::{Color, Move, PieceKind, Position};
 use tsume::record::encoding::{Encoding, decode, encode};
+use tsume::record::notation::japanese_line;
 use tsume::record::{Format, Reason, Record, Termination, csa, ki2, kif};
 
 mod common;

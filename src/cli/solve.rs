@@ -23,8 +23,8 @@ use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
 use tsume::batch::{self, Answer, BatchError, Progress};
-use tsume::core::notation::japanese_line;
 use tsume::core::{Position, SfenError, UsiPositionError};
+use tsume::record::notation::japanese_line;
 use tsume::solver::{Limit, Limits, Outcome, SolveResult};
 
 use super::CliError;

@@ -6,8 +6,8 @@ use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
-use tsume::core::notation::japanese_line;
 use tsume::core::{Move, Position};
+use tsume::record::notation::japanese_line;
 use tsume::solver::Solver;
 use tsume::verify::{Finding, LongerBy, Options, Report, Verdict, verify};
 

@@ -10,7 +10,6 @@ pub mod handicap;
 pub mod impasse;
 pub mod movegen;
 pub mod mv;
-pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;

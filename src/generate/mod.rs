@@ -63,8 +63,8 @@ use hashbrown::HashSet;
 use rayon::prelude::*;
 
 use crate::core::movegen::check_moves;
-use crate::core::notation::japanese_line;
 use crate::core::{Color, Hand, Move, Position};
+use crate::record::notation::japanese_line;
 use crate::solver::{Limits, Outcome, Solver, Within};
 use crate::verify::{self, FindingKind, Verdict};
 

@@ -11,7 +11,7 @@
 //! まで6手で後手の勝ち
 //! ```
 //!
-//! The moves need the marks of [`crate::core::notation`] (右, 左, 上, 引,
+//! The moves need the marks of [`crate::record::notation`] (右, 左, 上, 引,
 //! 寄, 直, 打) where two pieces could make them. The closing `まで` line
 //! gives the end: 詰み, 中断, 千日手, 持将棋, ..., and `...の勝ち` for a
 //! resignation. Comments (`*`) are kept; 変化 branches are not read.
@@ -27,8 +27,8 @@
 //! assert!(err.to_string().contains("move 3"), "{err}");
 //! ```
 
-use crate::core::notation::parse_japanese_line;
 use crate::core::{Position, Square};
+use crate::record::notation::parse_japanese_line;
 
 use super::kif::{Preamble, unexpected};
 use super::{Reason, Record, RecordError, Termination, notation_column, numbered_lines};

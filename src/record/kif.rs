@@ -48,8 +48,8 @@
 //! ```
 
 use crate::core::handicap::Handicap;
-use crate::core::notation::parse_japanese;
 use crate::core::{Color, Move, Piece, PieceKind, Position, Square};
+use crate::record::notation::parse_japanese;
 
 use super::encoding::{EncodeError, Encoding, encode};
 use super::{Reason, Record, RecordError, Setup, Termination, kanji_kind, numbered_lines};

@@ -4,7 +4,8 @@
 //! board diagram), the header fields, the main line of moves, how it ended
 //! and its comments. [`kif`] reads and writes KIF, [`csa`] reads and writes
 //! CSA (V2.2 and V3.0), [`ki2`] reads KI2; [`encoding`] turns the bytes of
-//! a file, UTF-8 or Shift-JIS (cp932), into text and back.
+//! a file, UTF-8 or Shift-JIS (cp932), into text and back; [`notation`]
+//! reads and writes the Japanese notation of moves their lines use.
 //!
 //! For a mate problem the start position is the problem and the moves are
 //! its published solution. A problem may give the defender "the rest of
@@ -45,14 +46,15 @@ pub mod csa;
 pub mod encoding;
 pub mod ki2;
 pub mod kif;
+pub mod notation;
 
 use std::fmt;
 use std::path::Path;
 
 use crate::core::hand::MAX_COUNT;
 use crate::core::handicap::{Handicap, UnknownHandicap};
-use crate::core::notation::NotationError;
 use crate::core::{Color, IllegalMove, Move, Piece, PieceKind, Position, SfenError, Square};
+use notation::NotationError;
 
 /// A record: where the game or problem starts, its header fields, the main
 /// line and how it ended.

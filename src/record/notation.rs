@@ -49,8 +49,8 @@
 
 use std::fmt::Write as _;
 
-use super::movegen::legal_moves;
-use super::{Color, IllegalMove, Move, PieceKind, Position, Square};
+use crate::core::movegen::legal_moves;
+use crate::core::{Color, IllegalMove, Move, PieceKind, Position, Square};
 
 /// The full-width space written after 同.
 const FULL_WIDTH_SPACE: char = '\u{3000}';
