@@ -5,11 +5,14 @@
 //! reads the tsume-shogi answer; [`verify`] checks composed problems with
 //! the solver; [`batch`] solves many problems on all cores; [`generate`]
 //! makes training puzzles with both. [`record`] reads and writes game
-//! and problem records (KIF, KI2, CSA).
+//! and problem records (KIF, KI2, CSA); [`input`] reads problems as people
+//! give them (positions as text, problem files, command-line words, record
+//! files).
 
 pub mod batch;
 pub mod core;
 pub mod generate;
+pub mod input;
 pub mod record;
 pub mod solver;
 pub mod usi;

@@ -21,7 +21,8 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tsume::core::{Position, SfenError, UsiPosition, UsiPositionError};
+use tsume::core::{Position, UsiPositionError};
+use tsume::input;
 
 /// A tsume-shogi (shogi mate problem) solver.
 ///
@@ -131,7 +132,8 @@ pub fn main() -> ExitCode {
 
 /// Reads a position from command-line words (joined with single spaces):
 /// `startpos`, a bare SFEN, `sfen <SFEN>`, or `[position] startpos|sfen
-/// <SFEN> [moves ...]`. `what` names the argument in error messages.
+/// <SFEN> [moves ...]` (see [`tsume::input`]). `what` names the argument in
+/// error messages.
 pub fn read_position(words: &[String], what: &str) -> Result<Position, CliError> {
     let text = words.join(" ");
     if text.trim().is_empty() {
@@ -139,45 +141,32 @@ pub fn read_position(words: &[String], what: &str) -> Result<Position, CliError>
             "the position given as {what} is empty: expected `startpos` or an SFEN"
         )));
     }
-    text.parse::<UsiPosition>()
+    input::read_position(&text, false)
         .map(|usi| usi.end)
         .map_err(|e| CliError::Input(describe_position_error(what, &text, &e)))
 }
 
-/// The error message for an unreadable position: what is wrong, the input,
+/// The error message for an unreadable position: what is wrong, the input
+/// (at most [`input::QUOTE_CHARS`] characters of it, around the column),
 /// and a caret under the column when the error has one.
 fn describe_position_error(what: &str, text: &str, e: &UsiPositionError) -> String {
-    let mut msg = format!("cannot read the position given as {what}: {e}\n  {text}");
-    if let Some(column) = error_column(e) {
-        msg.push_str(&format!("\n  {:>1$}", "^", column));
-        if !e.to_string().contains("column") {
-            msg.push_str(&format!(" column {column}"));
-        }
+    let mut msg = format!("cannot read the position given as {what}: {e}");
+    msg.push_str(&show_text(text, e.column()));
+    if let Some(column) = e.column()
+        && !e.to_string().contains("column")
+    {
+        msg.push_str(&format!(" column {column}"));
     }
     msg
 }
 
-/// The 1-based character column an error points at, if it has one.
-fn error_column(e: &UsiPositionError) -> Option<usize> {
-    match e {
-        UsiPositionError::Sfen(s) => sfen_error_column(s),
-        UsiPositionError::ExpectedMoves { column, .. }
-        | UsiPositionError::BadMove { column, .. } => Some(*column),
-        _ => None,
+/// The lines that show an input under an error message: an excerpt of
+/// `text` around `column` and a caret under the column when there is one.
+pub fn show_text(text: &str, column: Option<usize>) -> String {
+    let (shown, at) = input::excerpt(text.trim_end(), column);
+    let mut lines = format!("\n  {shown}");
+    if let Some(at) = at {
+        lines.push_str(&format!("\n  {:>1$}", "^", at));
     }
-}
-
-fn sfen_error_column(e: &SfenError) -> Option<usize> {
-    use SfenError::*;
-    match e {
-        RankLength { column, .. }
-        | UnknownLetter { column, .. }
-        | BadPromotion { column, .. }
-        | DanglingPlus { column }
-        | BadSide { column, .. }
-        | BadHand { column, .. }
-        | BadPly { column, .. }
-        | TrailingText { column, .. } => Some(*column),
-        _ => None,
-    }
+    lines
 }

@@ -24,6 +24,7 @@ use tsume::solver::interposition::UselessRule;
 use serde::Serialize;
 use tsume::batch::{self, Answer, BatchError, Progress};
 use tsume::core::{Position, SfenError, UsiPositionError};
+use tsume::input::{self, Argument};
 use tsume::record::notation::japanese_line;
 use tsume::solver::{Limit, Limits, Outcome, SolveResult};
 
@@ -669,156 +670,35 @@ fn install_interrupt_handler(interrupted: Arc<AtomicBool>) {
 // Reading problems
 // ----------------------------------------------------------------------
 
-/// What the next word of a problem given as separate words may be.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Expect {
-    /// No problem open: the next word starts one.
-    Start,
-    /// After `position`: `sfen`, `startpos` or a board.
-    AfterPosition,
-    /// After `sfen`: the board.
-    Board,
-    /// After the board: the side to move.
-    Side,
-    /// After the side: the hands.
-    Hands,
-    /// After the hands: a move number, `moves`, or the next problem.
-    Number,
-    /// After the move number or `startpos`: `moves` or the next problem.
-    Moves,
-    /// After `moves`: moves, or the next problem.
-    MoveList,
-}
-
-/// Splits the arguments into problem texts, and tells whether a lone `-`
-/// asked for stdin. An argument with whitespace is one problem; runs of
-/// single-word arguments are grouped into problems by the SFEN / USI
-/// grammar.
+/// Splits the arguments into problem texts (record file names among them),
+/// and tells whether a lone `-` asked for stdin (see
+/// [`input::group_arguments`]).
 fn split_arguments(args: &[String]) -> (Vec<String>, bool) {
-    let mut problems: Vec<String> = Vec::new();
+    let mut problems = Vec::new();
     let mut stdin = false;
-    let mut current: Vec<&str> = Vec::new();
-    let mut expect = Expect::Start;
-    let flush = |current: &mut Vec<&str>, problems: &mut Vec<String>| {
-        if !current.is_empty() {
-            problems.push(current.join(" "));
-            current.clear();
+    for argument in input::group_arguments(args) {
+        match argument {
+            Argument::Problem(text) | Argument::RecordFile(text) => problems.push(text),
+            Argument::Stdin => stdin = true,
         }
-    };
-    for arg in args {
-        if arg.split_whitespace().nth(1).is_some() || arg.trim().is_empty() {
-            flush(&mut current, &mut problems);
-            expect = Expect::Start;
-            problems.push(arg.clone());
-            continue;
-        }
-        let word = arg.trim();
-        if is_record_path(word) {
-            flush(&mut current, &mut problems);
-            expect = Expect::Start;
-            problems.push(word.to_string());
-            continue;
-        }
-        if word == "-" && expect != Expect::Hands {
-            flush(&mut current, &mut problems);
-            expect = Expect::Start;
-            stdin = true;
-            continue;
-        }
-        let is_number = word.bytes().all(|b| b.is_ascii_digit());
-        let continues = match expect {
-            Expect::Start => false,
-            Expect::AfterPosition | Expect::Board | Expect::Side | Expect::Hands => true,
-            Expect::Number => is_number || word == "moves",
-            Expect::Moves => word == "moves",
-            Expect::MoveList => {
-                !word.contains('/') && !matches!(word, "position" | "sfen" | "startpos")
-            }
-        };
-        if !continues {
-            flush(&mut current, &mut problems);
-            expect = Expect::Start;
-        }
-        expect = match (expect, word) {
-            (Expect::Start, "position") => Expect::AfterPosition,
-            (Expect::Start | Expect::AfterPosition, "sfen") => Expect::Board,
-            (Expect::Start | Expect::AfterPosition, "startpos") => Expect::Moves,
-            (Expect::Start | Expect::AfterPosition | Expect::Board, _) => Expect::Side,
-            (Expect::Side, _) => Expect::Hands,
-            (Expect::Hands, _) => Expect::Number,
-            (Expect::Number | Expect::Moves, "moves") => Expect::MoveList,
-            (Expect::Number, _) => Expect::Moves,
-            (Expect::Moves | Expect::MoveList, _) => Expect::MoveList,
-        };
-        current.push(word);
     }
-    flush(&mut current, &mut problems);
     (problems, stdin)
-}
-
-/// The words of `s` with the 1-based character column of each.
-fn words_with_columns(s: &str) -> Vec<(usize, usize, &str)> {
-    // (column, byte offset, word)
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    for (column, (byte, c)) in s.char_indices().enumerate() {
-        if c.is_whitespace() {
-            if let Some((col, b)) = start.take() {
-                out.push((col, b, &s[b..byte]));
-            }
-        } else if start.is_none() {
-            start = Some((column + 1, byte));
-        }
-    }
-    if let Some((col, b)) = start {
-        out.push((col, b, &s[b..]));
-    }
-    out
 }
 
 /// Reads a problem: `[position] startpos|[sfen] <SFEN> [moves ...]`, the
 /// position after the moves. On error: the message and the column.
 fn read_problem(text: &str, relaxed: bool) -> Result<Position, (String, Option<usize>)> {
-    let words = words_with_columns(text);
-    if words.is_empty() {
+    if text.trim().is_empty() {
         return Err(("empty: expected an SFEN".to_string(), None));
     }
-    // The position part, with a leading `position` blanked out so that the
-    // columns of SFEN errors stay those of `text`.
-    let moves_at = words.iter().position(|&(_, _, w)| w == "moves");
-    let end = moves_at.map_or(text.len(), |i| words[i].1);
-    let mut head = text[..end].to_string();
-    if words[0].2 == "position" {
-        let b = words[0].1;
-        head.replace_range(b..b + "position".len(), "        ");
-    }
-    let parsed = if relaxed {
-        Position::from_sfen_relaxed(&head)
-    } else {
-        head.parse::<Position>()
-    };
-    let mut pos = parsed.map_err(|e| describe(UsiPositionError::Sfen(e), relaxed))?;
-    if let Some(i) = moves_at {
-        for (index, &(column, _, w)) in words[i + 1..].iter().enumerate() {
-            let m = pos.parse_move(w).map_err(|error| {
-                describe(
-                    UsiPositionError::BadMove {
-                        index: index + 1,
-                        column,
-                        error,
-                    },
-                    relaxed,
-                )
-            })?;
-            pos.do_move(m);
-        }
-    }
-    Ok(pos)
+    input::read_position(text, relaxed)
+        .map(|usi| usi.end)
+        .map_err(|e| describe(e, relaxed))
 }
 
 /// A one-line message for a position error, and its column.
 fn describe(e: UsiPositionError, relaxed: bool) -> (String, Option<usize>) {
-    let column = super::error_column(&e);
+    let column = e.column();
     let mut message = e.to_string();
     if let Some(c) = column
         && !message.contains("column")
@@ -958,46 +838,6 @@ fn report_error(bad: &BadProblem) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn split(args: &[&str]) -> (Vec<String>, bool) {
-        split_arguments(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    }
-
-    #[test]
-    fn arguments_split_into_problems() {
-        let a = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
-        let b = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p";
-        let words: Vec<&str> = a.split(' ').chain(b.split(' ')).collect();
-        assert_eq!(split(&words), (vec![a.to_string(), b.to_string()], false));
-        assert_eq!(split(&[a, b]), (vec![a.to_string(), b.to_string()], false));
-        // `-` as the hands, then as stdin.
-        let (p, stdin) = split(&["8k/9/9/9/9/9/9/9/9", "b", "-", "1", "-"]);
-        assert_eq!(p, ["8k/9/9/9/9/9/9/9/9 b - 1"]);
-        assert!(stdin);
-        let (p, _) = split(&[
-            "position",
-            "startpos",
-            "moves",
-            "7g7f",
-            "3c3d",
-            "sfen",
-            "8k/9/9/9/9/9/9/9/9",
-            "b",
-            "R",
-            "moves",
-            "1a1b",
-            "startpos",
-        ]);
-        assert_eq!(
-            p,
-            [
-                "position startpos moves 7g7f 3c3d",
-                "sfen 8k/9/9/9/9/9/9/9/9 b R moves 1a1b",
-                "startpos"
-            ]
-        );
-        assert_eq!(split(&["-"]), (vec![], true));
-    }
 
     #[test]
     fn problems_read_with_columns() {

@@ -7,6 +7,7 @@ use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
 use tsume::core::{Move, Position};
+use tsume::input::ProblemLine;
 use tsume::record::notation::japanese_line;
 use tsume::solver::Solver;
 use tsume::verify::{Finding, LongerBy, Options, Report, Verdict, verify};
@@ -160,31 +161,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
                 continue;
             }
             let origin = format!("{file}:{}", i + 1);
-            let fields: Vec<&str> = line.split('\t').collect();
-            let pos: Position = fields[0]
-                .parse()
-                .map_err(|e| CliError::Input(format!("{origin}: cannot read the SFEN: {e}")))?;
-            let length = match fields.get(1).map(|s| s.trim()) {
-                None | Some("") => None,
-                Some(s) => match s.parse::<i64>() {
-                    Ok(n) if n > 0 => Some(n as u32),
-                    Ok(_) => None,
-                    Err(_) => {
-                        return Err(CliError::Input(format!(
-                            "{origin}: the length field `{s}` is not a number"
-                        )));
-                    }
-                },
-            };
-            let solution = match fields.get(2).map(|s| s.trim()) {
-                None | Some("") => None,
-                Some(s) => Some(read_moves(&pos, s, &origin)?),
-            };
+            let row = ProblemLine::parse(line, false)
+                .map_err(|e| CliError::Input(format!("{origin}: {e}")))?;
             problems.push(Problem {
                 origin,
-                pos,
-                solution,
-                length,
+                pos: row.position.end,
+                solution: row.solution,
+                length: row.length,
             });
         }
     }

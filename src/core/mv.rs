@@ -153,7 +153,7 @@ impl FromStr for Move {
 
     fn from_str(s: &str) -> Result<Move, ParseMoveError> {
         let b = s.as_bytes();
-        let syntax = || ParseMoveError::Syntax(s.to_string());
+        let syntax = || ParseMoveError::Syntax(crate::input::quote(s));
         if b.is_empty() {
             return Err(ParseMoveError::Empty);
         }

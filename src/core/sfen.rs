@@ -29,6 +29,7 @@ use std::str::FromStr;
 use super::hand::MAX_COUNT;
 use super::position::{IllegalMove, must_promote};
 use super::{Color, Hand, Move, ParseMoveError, Piece, PieceKind, Position, Square};
+use crate::input::quote;
 
 /// The SFEN of the initial position of an even game.
 pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -126,23 +127,22 @@ impl fmt::Display for KindName {
 /// Splits on ASCII whitespace, keeping the 1-based character column of
 /// each field.
 fn fields(s: &str) -> Vec<(usize, &str)> {
+    // (1-based character column, word), in one pass over the text.
     let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in s.char_indices() {
+    let mut start: Option<(usize, usize)> = None;
+    for (column, (i, c)) in s.char_indices().enumerate() {
         if c.is_whitespace() {
-            if let Some(st) = start.take() {
-                out.push((st, &s[st..i]));
+            if let Some((col, st)) = start.take() {
+                out.push((col, &s[st..i]));
             }
         } else if start.is_none() {
-            start = Some(i);
+            start = Some((column + 1, i));
         }
     }
-    if let Some(st) = start {
-        out.push((st, &s[st..]));
+    if let Some((col, st)) = start {
+        out.push((col, &s[st..]));
     }
-    out.into_iter()
-        .map(|(b, f)| (s[..b].chars().count() + 1, f))
-        .collect()
+    out
 }
 
 fn parse_board(pos: &mut Position, board: &str, col0: usize) -> Result<(), SfenError> {
@@ -367,7 +367,7 @@ fn parse_fields(f: &[(usize, &str)], relaxed: bool) -> Result<(Position, usize),
         "w" => Color::White,
         _ => {
             return Err(SfenError::BadSide {
-                found: side.to_string(),
+                found: quote(side),
                 column: scol,
             });
         }
@@ -383,7 +383,7 @@ fn parse_fields(f: &[(usize, &str)], relaxed: bool) -> Result<(Position, usize),
             Ok(n) if n >= 1 => n,
             _ => {
                 return Err(SfenError::BadPly {
-                    found: p.to_string(),
+                    found: quote(p),
                     column: pcol,
                 });
             }
@@ -410,7 +410,7 @@ fn parse_sfen(s: &str, relaxed: bool) -> Result<Position, SfenError> {
     let (pos, used) = parse_fields(&f, relaxed)?;
     if let Some(&(column, extra)) = f.get(used) {
         return Err(SfenError::TrailingText {
-            found: extra.to_string(),
+            found: quote(extra),
             column,
         });
     }
@@ -522,7 +522,7 @@ impl Position {
     pub fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
         let m: Move = s.parse()?;
         self.is_legal(m).map_err(|reason| MoveError::Illegal {
-            mv: s.to_string(),
+            mv: quote(s),
             reason,
         })?;
         Ok(m)
@@ -545,43 +545,116 @@ impl FromStr for UsiPosition {
     /// [moves ...]`, the same without the word `position`, or a bare SFEN
     /// optionally followed by `moves ...`.
     fn from_str(s: &str) -> Result<UsiPosition, UsiPositionError> {
-        let mut f = fields(s);
-        if f.first().is_some_and(|&(_, w)| w == "position") {
-            f.remove(0);
-        }
-        let (start, mut rest) = match f.first() {
-            None => return Err(UsiPositionError::MissingPosition),
-            Some(&(_, "startpos")) => (Position::startpos(), 1),
-            Some(&(_, "sfen")) => {
-                let (p, used) = parse_fields(&f[1..], false)?;
-                (p, used + 1)
-            }
-            Some(_) => parse_fields(&f, false)?,
-        };
-        let mut moves = Vec::new();
-        let mut end = start.clone();
-        if let Some(&(column, w)) = f.get(rest) {
-            if w != "moves" {
-                return Err(UsiPositionError::ExpectedMoves {
-                    found: w.to_string(),
-                    column,
-                });
-            }
-            rest += 1;
-            for (i, &(column, ms)) in f[rest..].iter().enumerate() {
-                let m = end
-                    .parse_move(ms)
-                    .map_err(|error| UsiPositionError::BadMove {
-                        index: i + 1,
-                        column,
-                        error,
-                    })?;
-                end.do_move(m);
-                moves.push(m);
-            }
-        }
-        Ok(UsiPosition { start, moves, end })
+        parse_usi_position(s, false)
     }
+}
+
+impl UsiPosition {
+    /// Reads the same forms as [`str::parse`], the SFEN as
+    /// [`Position::from_sfen_relaxed`] reads it (positions a game cannot
+    /// reach but that can be played).
+    ///
+    /// ```
+    /// use tsume::core::UsiPosition;
+    /// // Two black pawns on file 7.
+    /// let text = "sfen 4k4/9/9/9/9/9/2P6/2P6/9 b G 1 moves G*5b";
+    /// assert!(text.parse::<UsiPosition>().is_err());
+    /// let p = UsiPosition::parse_relaxed(text).unwrap();
+    /// assert_eq!(p.end.to_string(), "4k4/4G4/9/9/9/9/2P6/2P6/9 w - 2");
+    /// ```
+    pub fn parse_relaxed(s: &str) -> Result<UsiPosition, UsiPositionError> {
+        parse_usi_position(s, true)
+    }
+}
+
+impl fmt::Display for UsiPosition {
+    /// Writes the `position` command that reads back to the same start and
+    /// moves: `position startpos|sfen <SFEN> [moves ...]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.start == Position::startpos() {
+            f.write_str("position startpos")?;
+        } else {
+            write!(f, "position sfen {}", self.start)?;
+        }
+        if !self.moves.is_empty() {
+            f.write_str(" moves")?;
+            for m in &self.moves {
+                write!(f, " {m}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SfenError {
+    /// The column (characters from 1) the error points at, when it points
+    /// at one.
+    pub fn column(&self) -> Option<usize> {
+        use SfenError::*;
+        match self {
+            RankLength { column, .. }
+            | UnknownLetter { column, .. }
+            | BadPromotion { column, .. }
+            | DanglingPlus { column }
+            | BadSide { column, .. }
+            | BadHand { column, .. }
+            | BadPly { column, .. }
+            | TrailingText { column, .. } => Some(*column),
+            _ => None,
+        }
+    }
+}
+
+impl UsiPositionError {
+    /// The column (characters from 1) the error points at, when it points
+    /// at one.
+    pub fn column(&self) -> Option<usize> {
+        match self {
+            UsiPositionError::Sfen(e) => e.column(),
+            UsiPositionError::ExpectedMoves { column, .. }
+            | UsiPositionError::BadMove { column, .. } => Some(*column),
+            UsiPositionError::MissingPosition => None,
+        }
+    }
+}
+
+fn parse_usi_position(s: &str, relaxed: bool) -> Result<UsiPosition, UsiPositionError> {
+    let mut f = fields(s);
+    if f.first().is_some_and(|&(_, w)| w == "position") {
+        f.remove(0);
+    }
+    let (start, mut rest) = match f.first() {
+        None => return Err(UsiPositionError::MissingPosition),
+        Some(&(_, "startpos")) => (Position::startpos(), 1),
+        Some(&(_, "sfen")) => {
+            let (p, used) = parse_fields(&f[1..], relaxed)?;
+            (p, used + 1)
+        }
+        Some(_) => parse_fields(&f, relaxed)?,
+    };
+    let mut moves = Vec::new();
+    let mut end = start.clone();
+    if let Some(&(column, w)) = f.get(rest) {
+        if w != "moves" {
+            return Err(UsiPositionError::ExpectedMoves {
+                found: quote(w),
+                column,
+            });
+        }
+        rest += 1;
+        for (i, &(column, ms)) in f[rest..].iter().enumerate() {
+            let m = end
+                .parse_move(ms)
+                .map_err(|error| UsiPositionError::BadMove {
+                    index: i + 1,
+                    column,
+                    error,
+                })?;
+            end.do_move(m);
+            moves.push(m);
+        }
+    }
+    Ok(UsiPosition { start, moves, end })
 }
 
 #[cfg(test)]
