@@ -416,7 +416,7 @@ pub enum RecordFileError {
     NotARecord { path: String },
     #[error("cannot read {path}: {error}")]
     Io { path: String, error: io::Error },
-    #[error("{path}: more than {} bytes: too large for a record", MAX_RECORD_BYTES)]
+    #[error("{path}: more than {} MB: too large for a record", MAX_RECORD_BYTES >> 20)]
     TooLarge { path: String },
     #[error("{path}: {error}")]
     Record { path: String, error: RecordError },
@@ -573,9 +573,9 @@ impl<R: BufRead> LineReader<R> {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
                     format!(
-                        "line {} goes on for more than {} bytes without an end of line: the input is not lines of text",
+                        "line {} goes on for more than {} MB without an end of line: the input is not lines of text",
                         self.number.saturating_add(1),
-                        MAX_SKIPPED_BYTES
+                        MAX_SKIPPED_BYTES >> 20
                     ),
                 ));
             }

@@ -609,3 +609,59 @@ fn an_answer_cut_short_is_bounded_from_both_sides() {
     assert_eq!(full[0]["length"], 21);
     assert!(full[0].get("at_most").is_none(), "{}", full[0]);
 }
+
+/// Lines are read in bounded memory: a line over 1 MB is an error for that
+/// line (quoted short) and the rest are solved; bytes without an end of
+/// line are given up after 64 MB, with an error, not an abort; an error in
+/// a long line shows the part around its column.
+#[test]
+fn long_lines_are_errors_read_in_bounded_memory() {
+    let long = format!("{MATE1} moves {}", "x".repeat(2 << 20));
+    let file = TempFile::new("long-line", &format!("{MATE1}\n{long}\n{MATE3}\n"));
+    let out = solve(&["--file", file.path(), "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let r = records(&out);
+    assert_eq!(r.len(), 3, "{}", stdout(&out));
+    assert_mate(&r[0], 1);
+    assert_eq!(
+        (r[1]["line"].as_u64(), r[1]["result"].as_str()),
+        (Some(2), Some("error"))
+    );
+    let error = r[1]["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("line 2: the line is longer than 1 MB"),
+        "{error}"
+    );
+    assert!(
+        r[1]["sfen"].as_str().unwrap().chars().count() <= 81,
+        "{}",
+        r[1]
+    );
+    assert_mate(&r[2], 3);
+    assert!(stderr(&out).len() < 1000, "{}", stderr(&out));
+
+    let started = Instant::now();
+    let out = solve(&["--file", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("cannot read the problem file /dev/zero: line 1 goes on for more than 64 MB without an end of line"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+
+    // An illegal move far into a line: the excerpt around it, the caret
+    // under it.
+    let moves = "7g7f 3c3d ".repeat(20);
+    let line = format!("position startpos moves 7g7f 3c3d 8h2b+ 3a2b {moves}");
+    let bad_at = line.chars().count() - moves.len() + 1;
+    let file = TempFile::new("long-moves", &format!("{line}\n"));
+    let out = solve(&["--file", file.path()]);
+    let err = stderr(&out);
+    assert!(err.contains(&format!("move 5 (column {bad_at})")), "{err}");
+    let shown: Vec<&str> = err.lines().skip(1).take(2).collect();
+    let caret = shown[1].find('^').expect("a caret");
+    let under: String = shown[0].chars().skip(caret).take(4).collect();
+    assert_eq!(under, "7g7f", "{err}");
+    assert!(shown[0].chars().count() <= 2 + 82, "{err}");
+}

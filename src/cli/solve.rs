@@ -24,7 +24,7 @@ use tsume::solver::interposition::UselessRule;
 use serde::Serialize;
 use tsume::batch::{self, Answer, BatchError, Progress};
 use tsume::core::{Position, SfenError, UsiPositionError};
-use tsume::input::{self, Argument};
+use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
 use tsume::solver::{Limit, Limits, Outcome, SolveResult};
 
@@ -338,8 +338,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         arg_number: 0,
         // Lines are read on a thread of their own, so that Ctrl-C is seen
         // also while waiting for the next line of stdin.
-        lines: reader.map(read_lines),
-        line_number: usize::try_from(args.start_line - 1).unwrap_or(usize::MAX),
+        lines: reader.map(|r| read_lines(r, args.start_line)),
+        line_number: args.start_line - 1,
         reading: Reading {
             relaxed: args.relaxed,
             rest_to_defender: args.rest_to_defender,
@@ -454,21 +454,21 @@ fn report(
     Ok(())
 }
 
-/// The number of problem lines in `file` (neither blank nor a comment).
+/// The number of problem lines in `file` (neither blank nor a comment;
+/// lines that cannot be read count, as they are reported).
 fn count_problems(file: File) -> io::Result<u64> {
-    let mut reader = BufReader::new(file);
-    let mut buf = Vec::new();
     let mut n = 0;
-    loop {
-        buf.clear();
-        if reader.read_until(b'\n', &mut buf)? == 0 {
-            return Ok(n);
-        }
-        let line = buf.trim_ascii();
-        if !line.is_empty() && !line.starts_with(b"#") {
-            n += 1;
-        }
+    for line in LineReader::new(BufReader::new(file)) {
+        let counts = match &line?.text {
+            Ok(text) => {
+                let t = text.trim();
+                !t.is_empty() && !t.starts_with('#')
+            }
+            Err(_) => true,
+        };
+        n += u64::from(counts);
     }
+    Ok(n)
 }
 
 /// The problems to solve: the arguments, then the lines of the file or
@@ -476,9 +476,9 @@ fn count_problems(file: File) -> io::Result<u64> {
 struct Inputs<'a> {
     args: std::slice::Iter<'a, String>,
     arg_number: usize,
-    lines: Option<Receiver<io::Result<Vec<u8>>>>,
+    lines: Option<Receiver<io::Result<Line>>>,
     /// The number of the last line read.
-    line_number: usize,
+    line_number: u64,
     reading: Reading,
     /// The file's name, for a read error.
     file: &'a str,
@@ -499,13 +499,18 @@ impl Iterator for Inputs<'_> {
             return Some((origin, read(origin, text, self.reading)));
         }
         loop {
-            let buf = match self.lines.as_ref()?.recv_timeout(Duration::from_millis(20)) {
-                Ok(Ok(buf)) => buf,
+            let line = match self.lines.as_ref()?.recv_timeout(Duration::from_millis(20)) {
+                Ok(Ok(line)) => line,
                 Ok(Err(e)) => {
-                    let message = format!(
-                        "cannot read the problem file {} after line {}: {e}",
-                        self.file, self.line_number
-                    );
+                    let message = if e.kind() == io::ErrorKind::InvalidData {
+                        // It names the line.
+                        format!("cannot read the problem file {}: {e}", self.file)
+                    } else {
+                        format!(
+                            "cannot read the problem file {} after line {}: {e}",
+                            self.file, self.line_number
+                        )
+                    };
                     *self.read_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
                     return None;
                 }
@@ -515,23 +520,34 @@ impl Iterator for Inputs<'_> {
             if stopped() {
                 return None;
             }
-            self.line_number = self.line_number.saturating_add(1);
-            let origin = Origin::Line(self.line_number);
-            let Ok(line) = std::str::from_utf8(&buf) else {
-                let bad = BadProblem {
-                    origin,
-                    text: String::from_utf8_lossy(&buf).trim().to_string(),
-                    message: "the line is not valid UTF-8".to_string(),
-                    column: None,
-                };
-                return Some((origin, Err(bad)));
+            self.line_number = line.number;
+            let origin = Origin::Line(usize::try_from(line.number).unwrap_or(usize::MAX));
+            let text = match line.text {
+                Ok(text) => text,
+                Err(e) => {
+                    let bad = BadProblem {
+                        origin,
+                        text: e.start().to_string(),
+                        message: match &e {
+                            LineError::TooLong { bytes, .. } => format!(
+                                "the line is longer than {} MB ({bytes} bytes): not read",
+                                MAX_LINE_BYTES >> 20
+                            ),
+                            LineError::NotUtf8 { .. } => e.to_string(),
+                        },
+                        column: None,
+                    };
+                    return Some((origin, Err(bad)));
+                }
             };
-            let trimmed = line.trim();
+            let trimmed = text.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let first_column = line.split('\t').next().unwrap_or("");
-            return Some((origin, read(origin, first_column, self.reading)));
+            return Some((
+                origin,
+                read(origin, input::position_column(&text), self.reading),
+            ));
         }
     }
 }
@@ -568,20 +584,13 @@ fn read(origin: Origin, text: &str, reading: Reading) -> Result<Position, BadPro
     })
 }
 
-/// The lines of `reader` (each with its end of line), read ahead on a thread;
-/// a read error ends them.
-fn read_lines(mut reader: Box<dyn BufRead + Send>) -> Receiver<io::Result<Vec<u8>>> {
+/// The lines of `reader`, read ahead on a thread in bounded memory (see
+/// [`LineReader`]), numbered from `first`; a read error ends them.
+fn read_lines(reader: Box<dyn BufRead + Send>, first: u64) -> Receiver<io::Result<Line>> {
     let (send, receive) = sync_channel(256);
     std::thread::spawn(move || {
-        loop {
-            let mut buf = Vec::new();
-            let item = match reader.read_until(b'\n', &mut buf) {
-                Ok(0) => return,
-                Ok(_) => Ok(buf),
-                Err(e) => Err(e),
-            };
-            let failed = item.is_err();
-            if send.send(item).is_err() || failed {
+        for item in LineReader::starting_at(reader, first) {
+            if send.send(item).is_err() {
                 return;
             }
         }
@@ -751,7 +760,7 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
 fn json_error(bad: &BadProblem) -> JsonRecord {
     JsonRecord {
         line: bad.origin.line(),
-        sfen: bad.text.clone(),
+        sfen: input::quote(&bad.text),
         result: "error",
         length: None,
         moves: Vec::new(),
@@ -823,14 +832,12 @@ fn write_report(
 }
 
 /// The text report of a bad problem, on stderr: what is wrong, and the
-/// input with a caret under the column when there is one.
+/// input (at most 80 characters of it, around the column) with a caret
+/// under the column when there is one.
 fn report_error(bad: &BadProblem) {
     let mut msg = format!("error: {}: {}", bad.origin.describe(), bad.message);
     if !bad.text.is_empty() {
-        msg.push_str(&format!("\n  {}", bad.text));
-    }
-    if let Some(column) = bad.column {
-        msg.push_str(&format!("\n  {:>1$}", "^", column));
+        msg.push_str(&super::show_text(&bad.text, bad.column));
     }
     let _ = writeln!(io::stderr(), "{msg}");
 }
