@@ -8,7 +8,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use tsume::core::{Color, Move, Position};
+use tsume::solver::interposition::UselessRule;
 use tsume::solver::is_mating_line;
+use tsume::usi::options::usi_default_useless_rule;
 
 /// Mate in 5 (misc_small.tsv): G*5a 6a5a 2d5a+ 4a5a G*5b.
 const FIVE: &str = "3g1ks2/6g2/4S4/7B1/9/9/9/9/9 b G2rbg2s4n4l18p 1";
@@ -148,15 +150,34 @@ fn handshake_and_a_mate_from_a_position_with_moves() {
     let hello = e.until(SEC * 5, |l| l == "usiok");
     assert!(hello[0].starts_with("id name tsume "), "{hello:?}");
     assert!(hello.iter().any(|l| l.starts_with("id author ")));
+    // Every rule of the solver is a value of UselessRule.
+    let rules: Vec<String> = UselessRule::ALL
+        .iter()
+        .map(|r| format!("var {}", r.name()))
+        .collect();
+    let useless_rule = format!(
+        "option name UselessRule type combo default {} {}",
+        usi_default_useless_rule().name(),
+        rules.join(" ")
+    );
     for option in [
         "option name USI_Hash type spin default 256 min 1 max 65536",
         "option name USI_Ponder type check default false",
         "option name MateNodes type spin default 0 min 0 max 2000000000",
         "option name ShortestAnswer type check default true",
-        "option name UselessRule type combo default within-other-defences var within-other-defences var piece-unused",
+        &useless_rule,
+        "option name DefenceChoice type combo default longest var longest var empty-hand-first",
     ] {
         assert!(hello.iter().any(|l| l == option), "{option}: {hello:?}");
     }
+    assert_eq!(
+        hello
+            .iter()
+            .filter(|l| l.starts_with("option name "))
+            .count(),
+        6,
+        "{hello:?}"
+    );
     e.send("isready");
     e.until(SEC * 5, |l| l == "readyok");
     e.send("usinewgame");
@@ -371,6 +392,7 @@ fn the_rule_for_useless_drops_is_an_option() {
     let mut e = Engine::start(&["usi"]);
     e.send("usi");
     e.until(SEC * 5, |l| l == "usiok");
+    e.send("setoption name UselessRule value within-other-defences");
     e.send(&format!("position sfen {pos}"));
     e.send("go mate 10000");
     assert_eq!(e.answer(SEC * 10).0, "checkmate L*1c P*1b 1e2c");
@@ -378,6 +400,32 @@ fn the_rule_for_useless_drops_is_an_option() {
     e.send(&format!("position sfen {pos}"));
     e.send("go mate 10000");
     assert_eq!(e.answer(SEC * 10).0, "checkmate L*1c");
+}
+
+/// By default the engine counts every interposition, as GUIs and other
+/// mate engines do: a mate ends in checkmate on the board. On
+/// `problems/yaneuraou_mate_samples.tsv` line 2, 2h3i mates by tsume
+/// counting (G*4i or R*4i are useless there), but the game goes on after
+/// it; the source counts 3.
+#[test]
+#[ignore = "the solver has no rule named `none` yet (UselessRule::ALL)"]
+fn by_default_a_mate_ends_in_checkmate_on_the_board() {
+    let sfen = "l3kgsnl/9/p1pS+Bp3/7pp/6PP1/9/PPPPPPn1P/1B1GG2+r1/LNS1K3L w RG3Psnp 54";
+    let mut e = Engine::start(&["usi"]);
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 10000");
+    let (answer, _) = e.answer(SEC * 10);
+    let pos: Position = sfen.parse().unwrap();
+    let moves = checkmate_moves(&pos, &answer);
+    assert_eq!(moves.len(), 3, "{answer}");
+    let mut end = pos.clone();
+    for &m in &moves {
+        end.do_move(m);
+    }
+    assert!(
+        end.in_check() && tsume::core::movegen::legal_moves(&end).is_empty(),
+        "{answer}: not checkmate on the board"
+    );
 }
 
 #[test]
@@ -426,4 +474,30 @@ fn a_hash_larger_than_the_memory_is_reported_and_the_engine_goes_on() {
     e.send("go mate 5000");
     let (answer, _) = e.answer(SEC * 10);
     assert_eq!(answer, "checkmate G*5b");
+}
+
+/// Input that is not lines of text ends the session with an error, in
+/// bounded memory: `tsume usi < /dev/zero`; `tsume` without arguments
+/// reads at most a short first line before it decides it is no GUI.
+#[test]
+fn endless_bytes_end_the_session_with_an_error() {
+    for args in [&["usi"][..], &[][..]] {
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_tsume"))
+            .args(args)
+            .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+            .output()
+            .expect("the tsume binary runs");
+        assert!(started.elapsed() < SEC * 30, "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if args.is_empty() {
+            assert_eq!(out.status.code(), Some(2), "{err}");
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{err}");
+            assert!(
+                err.contains("line 1 goes on for more than 64 MB without an end of line"),
+                "{err}"
+            );
+        }
+    }
 }

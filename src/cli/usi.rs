@@ -13,12 +13,30 @@ use std::process::ExitCode;
 ///
 /// Commands: usi, isready, setoption, usinewgame, position, go mate, go,
 /// stop, ponderhit, gameover, quit. `go mate` is answered by `checkmate
-/// <moves>` (the tsume-shogi answer), `checkmate nomate` or `checkmate
-/// timeout`; a plain `go` by `bestmove <move>` when the side to move mates,
-/// else `bestmove resign`. Options: USI_Hash (MB, default 256), USI_Ponder,
-/// MateNodes (node limit, 0 = none), ShortestAnswer (read the tsume answer
-/// after the proof, default true). Lines that cannot be read are answered
-/// with `info string error: ...` and the engine goes on.
+/// <moves>`, `checkmate nomate` or `checkmate timeout`; a plain `go` (btime,
+/// wtime, binc, winc, byoyomi, movetime, nodes, depth, infinite, ponder) by
+/// `bestmove <move>` when the side to move mates, else `bestmove resign`.
+/// Every go is answered, in order, also one that cannot be read (then with
+/// `info string error: ...` and `checkmate timeout` / `bestmove resign`).
+/// A go, quit or the end of the input while a search runs waits for its
+/// answer when it has a time or node limit, and stops it when it has none.
+///
+/// Options (`setoption name NAME value VALUE`):
+///   USI_Hash        the table's most memory in MB (default 256)
+///   USI_Ponder      name a ponder move after bestmove (default false)
+///   MateNodes       a node limit per search, 0 = none (default 0)
+///   ShortestAnswer  read the tsume answer after the proof (default true);
+///                   false: the first proof's line at once
+///   UselessRule     which interpositions count (combo; the values of
+///                   `tsume solve --useless-rule`); the engine's default
+///                   counts every interposition when the solver has that
+///                   rule (`none`), so a mate ends in checkmate on the board
+///   DefenceChoice   which defence the main line follows: longest (default)
+///                   or empty-hand-first (as `tsume solve --defence`)
+///
+/// Lines that cannot be read (bad values, positions, lines over 1 MB, bytes
+/// that are not UTF-8) are answered with `info string error: ...` and the
+/// engine goes on.
 ///
 /// GUIs start engines without arguments: `tsume` without a subcommand acts
 /// as this engine when the first line it reads is `usi`.
@@ -43,15 +61,18 @@ pub fn without_subcommand() -> Option<ExitCode> {
     if std::env::args_os().len() != 1 || io::stdin().is_terminal() {
         return None;
     }
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
         line.clear();
-        // The lock is let go before the engine takes stdin again.
-        let read = io::stdin().lock().read_line(&mut line);
+        // The lock is let go before the engine takes stdin again. A line
+        // longer than this is no `usi`: at most this much is read.
+        let read = io::stdin().lock().take(256).read_until(b'\n', &mut line);
+        let text = String::from_utf8_lossy(&line);
         match read {
             Ok(0) | Err(_) => return None,
-            Ok(_) if line.trim().is_empty() => continue,
-            Ok(_) if line.trim() == "usi" => return Some(serve(Some(line))),
+            Ok(_) if !line.ends_with(b"\n") && line.len() == 256 => return None,
+            Ok(_) if text.trim().is_empty() => continue,
+            Ok(_) if text.trim() == "usi" => return Some(serve(Some(text.into_owned()))),
             Ok(_) => return None,
         }
     }

@@ -20,7 +20,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::core::{Position, UsiPosition, UsiPositionError};
+use crate::core::{UsiPosition, UsiPositionError};
+use crate::input::quote;
 
 /// One command from the GUI.
 #[derive(Clone, Debug)]
@@ -79,7 +80,8 @@ pub enum MateTime {
     Infinite,
 }
 
-/// The parameters of a plain `go`, in milliseconds.
+/// The parameters of a plain `go`: times in milliseconds, `nodes` a node
+/// limit, `depth` the longest mate looked for, in plies.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
     pub btime: Option<u64>,
@@ -88,6 +90,8 @@ pub struct Clock {
     pub winc: Option<u64>,
     pub byoyomi: Option<u64>,
     pub movetime: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
 }
@@ -105,12 +109,71 @@ pub enum CommandError {
     Position(#[from] UsiPositionError),
     #[error("setoption: expected `setoption name NAME [value VALUE]`{}", at(*.column))]
     SetOption { column: Option<usize> },
-    #[error("go: `{word}` at column {column} is not a go parameter")]
-    GoParameter { word: String, column: usize },
-    #[error("go: `{word}` needs a number of milliseconds after it (column {column})")]
-    GoMissingValue { word: String, column: usize },
-    #[error("go: `{value}` at column {column} is not a number of milliseconds")]
-    GoValue { value: String, column: usize },
+    /// A `go` that cannot be read. It is still answered
+    /// ([`CommandError::answer`]): `checkmate timeout` for `go mate`
+    /// (`mate`), else `bestmove resign`.
+    #[error("go: {reason}")]
+    Go { mate: bool, reason: GoError },
+}
+
+/// What is wrong with a `go` command. Columns count characters from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GoError {
+    #[error("`{word}` at column {column} is not a go parameter")]
+    Parameter { word: String, column: usize },
+    #[error("`{word}` needs {} after it (column {column})", unit(word))]
+    MissingValue { word: String, column: usize },
+    #[error("`{value}` at column {column} is not {}", unit(word))]
+    Value {
+        word: String,
+        value: String,
+        column: usize,
+    },
+    #[error(
+        "`{word} {value}` at column {column}: {} cannot be negative",
+        unit(word)
+    )]
+    Negative {
+        word: String,
+        value: String,
+        column: usize,
+    },
+}
+
+/// What the number after a `go` parameter counts.
+fn unit(word: &str) -> &'static str {
+    match word {
+        "nodes" => "a number of nodes",
+        "depth" => "a number of plies",
+        _ => "a number of milliseconds",
+    }
+}
+
+impl CommandError {
+    /// The answer a GUI waits for after this line: `Some` for a `go` that
+    /// could not be read (every `go` is answered), `None` otherwise.
+    pub fn answer(&self) -> Option<&'static str> {
+        match self {
+            CommandError::Go { mate: true, .. } => Some("checkmate timeout"),
+            CommandError::Go { mate: false, .. } => Some("bestmove resign"),
+            _ => None,
+        }
+    }
+}
+
+/// The answer a GUI waits for after a line that starts as `text` does
+/// when the line cannot be read at all (too long, not UTF-8): `Some` when
+/// it is a `go`.
+pub fn answer_to_unreadable(text: &str) -> Option<&'static str> {
+    let mut words = text.split_whitespace();
+    if words.next() != Some("go") {
+        return None;
+    }
+    Some(if words.next() == Some("mate") {
+        "checkmate timeout"
+    } else {
+        "bestmove resign"
+    })
 }
 
 fn at(column: Option<usize>) -> String {
@@ -154,8 +217,11 @@ impl FromStr for Command {
             "gameover" => Command::GameOver(w.get(1).map_or("", |&(_, r)| r).to_string()),
             "position" => Command::Position(Box::new(s.parse()?)),
             "setoption" => parse_setoption(&w)?,
-            "go" => Command::Go(parse_go(&w[1..])?),
-            other => return Err(CommandError::Unknown(other.to_string())),
+            "go" => Command::Go(parse_go(&w[1..]).map_err(|reason| CommandError::Go {
+                mate: w.get(1).is_some_and(|&(_, x)| x == "mate"),
+                reason,
+            })?),
+            other => return Err(CommandError::Unknown(quote(other))),
         })
     }
 }
@@ -187,42 +253,48 @@ fn parse_setoption(w: &[(usize, &str)]) -> Result<Command, CommandError> {
     })
 }
 
-fn millis(w: &[(usize, &str)], i: usize) -> Result<u64, CommandError> {
+/// The number after the parameter `w[i]`.
+fn number(w: &[(usize, &str)], i: usize) -> Result<u64, GoError> {
     let &(column, word) = &w[i];
     let Some(&(vcol, value)) = w.get(i + 1) else {
-        return Err(CommandError::GoMissingValue {
-            word: word.to_string(),
+        return Err(GoError::MissingValue {
+            word: quote(word),
             column,
         });
     };
-    // Some GUIs send a negative remaining time when it has run out.
     if let Some(neg) = value.strip_prefix('-')
-        && neg.parse::<u64>().is_ok()
+        && !neg.is_empty()
+        && neg.bytes().all(|b| b.is_ascii_digit())
     {
-        return Ok(0);
+        return Err(GoError::Negative {
+            word: word.to_string(),
+            value: quote(value),
+            column,
+        });
     }
-    value.parse().map_err(|_| CommandError::GoValue {
-        value: value.to_string(),
+    value.parse().map_err(|_| GoError::Value {
+        word: word.to_string(),
+        value: quote(value),
         column: vcol,
     })
 }
 
 /// Reads the words after `go`.
-fn parse_go(w: &[(usize, &str)]) -> Result<Go, CommandError> {
+fn parse_go(w: &[(usize, &str)]) -> Result<Go, GoError> {
     if let Some(&(column, "mate")) = w.first() {
         let time = match w.get(1) {
             Some(&(_, "infinite")) => MateTime::Infinite,
-            Some(_) => MateTime::Millis(millis(w, 0)?),
+            Some(_) => MateTime::Millis(number(w, 0)?),
             None => {
-                return Err(CommandError::GoMissingValue {
+                return Err(GoError::MissingValue {
                     word: "mate".to_string(),
                     column,
                 });
             }
         };
         if let Some(&(column, word)) = w.get(2) {
-            return Err(CommandError::GoParameter {
-                word: word.to_string(),
+            return Err(GoError::Parameter {
+                word: quote(word),
                 column,
             });
         }
@@ -248,14 +320,16 @@ fn parse_go(w: &[(usize, &str)]) -> Result<Go, CommandError> {
             "winc" => &mut clock.winc,
             "byoyomi" => &mut clock.byoyomi,
             "movetime" => &mut clock.movetime,
+            "nodes" => &mut clock.nodes,
+            "depth" => &mut clock.depth,
             _ => {
-                return Err(CommandError::GoParameter {
-                    word: word.to_string(),
+                return Err(GoError::Parameter {
+                    word: quote(word),
                     column,
                 });
             }
         };
-        *slot = Some(millis(w, i)?);
+        *slot = Some(number(w, i)?);
         i += 2;
     }
     Ok(Go::Play(clock))
@@ -288,6 +362,8 @@ impl fmt::Display for Go {
             ("winc", c.winc),
             ("byoyomi", c.byoyomi),
             ("movetime", c.movetime),
+            ("nodes", c.nodes),
+            ("depth", c.depth),
         ] {
             if let Some(v) = v {
                 write!(f, " {name} {v}")?;
@@ -314,20 +390,7 @@ impl fmt::Display for Command {
                 }
             }
             Command::UsiNewGame => f.write_str("usinewgame"),
-            Command::Position(p) => {
-                if p.start == Position::startpos() {
-                    f.write_str("position startpos")?;
-                } else {
-                    write!(f, "position sfen {}", p.start)?;
-                }
-                if !p.moves.is_empty() {
-                    f.write_str(" moves")?;
-                    for m in &p.moves {
-                        write!(f, " {m}")?;
-                    }
-                }
-                Ok(())
-            }
+            Command::Position(p) => write!(f, "{p}"),
             Command::Go(go) => write!(f, "{go}"),
             Command::Stop => f.write_str("stop"),
             Command::PonderHit => f.write_str("ponderhit"),
@@ -360,6 +423,7 @@ mod tests {
             "go mate infinite",
             "go ponder btime 1000 wtime 2000 byoyomi 3000",
             "go btime 0 wtime 0 binc 10 winc 20",
+            "go movetime 100 nodes 10 depth 3",
             "go infinite",
             "stop",
             "ponderhit",
@@ -395,49 +459,99 @@ mod tests {
     }
 
     #[test]
-    fn go_errors_name_the_word_and_column() {
+    fn go_errors_name_the_word_and_column_and_say_the_answer() {
+        let go = |mate: bool, reason: GoError| CommandError::Go { mate, reason };
+        let w = |s: &str| s.to_string();
         assert_eq!(
             err("go mate"),
-            CommandError::GoMissingValue {
-                word: "mate".to_string(),
-                column: 4
-            }
+            go(
+                true,
+                GoError::MissingValue {
+                    word: w("mate"),
+                    column: 4
+                }
+            )
         );
+        let e = err("go mate soon");
         assert_eq!(
-            err("go mate soon"),
-            CommandError::GoValue {
-                value: "soon".to_string(),
-                column: 9
-            }
+            e,
+            go(
+                true,
+                GoError::Value {
+                    word: w("mate"),
+                    value: w("soon"),
+                    column: 9
+                }
+            )
         );
+        assert_eq!(e.answer(), Some("checkmate timeout"));
+        let e = err("go btime 10 sometime 3");
         assert_eq!(
-            err("go btime 10 sometime 3"),
-            CommandError::GoParameter {
-                word: "sometime".to_string(),
-                column: 13
-            }
+            e,
+            go(
+                false,
+                GoError::Parameter {
+                    word: w("sometime"),
+                    column: 13
+                }
+            )
         );
+        assert_eq!(e.answer(), Some("bestmove resign"));
         assert_eq!(
             err("go byoyomi"),
-            CommandError::GoMissingValue {
-                word: "byoyomi".to_string(),
-                column: 4
-            }
+            go(
+                false,
+                GoError::MissingValue {
+                    word: w("byoyomi"),
+                    column: 4
+                }
+            )
         );
         assert_eq!(
             err("go mate 100 200"),
-            CommandError::GoParameter {
-                word: "200".to_string(),
-                column: 13
-            }
+            go(
+                true,
+                GoError::Parameter {
+                    word: w("200"),
+                    column: 13
+                }
+            )
         );
-        // A remaining time below zero is read as none left.
-        let c: Command = "go btime -5 wtime 100".parse().unwrap();
+        // Negative numbers are errors, answered as well.
+        for (line, mate) in [("go mate -5", true), ("go btime -1 wtime 100", false)] {
+            let e = err(line);
+            assert!(
+                matches!(&e, CommandError::Go { mate: m, reason: GoError::Negative { .. } } if *m == mate),
+                "{line}: {e:?}"
+            );
+            assert!(e.to_string().contains("cannot be negative"), "{e}");
+        }
+        assert_eq!(
+            err("go depth x").to_string(),
+            "go: `x` at column 10 is not a number of plies"
+        );
+        // Errors of other commands wait for no answer.
+        assert_eq!(err("setoption").answer(), None);
+        // Long words are quoted short.
+        let e = err(&format!("go mate {}", "9".repeat(5000)));
+        assert!(e.to_string().len() < 200, "{e}");
+        assert_eq!(
+            answer_to_unreadable("go mate 10"),
+            Some("checkmate timeout")
+        );
+        assert_eq!(answer_to_unreadable(" go nodes"), Some("bestmove resign"));
+        assert_eq!(answer_to_unreadable("gomate"), None);
+    }
+
+    #[test]
+    fn nodes_depth_and_movetime_are_read() {
+        let c: Command = "go nodes 5000 depth 3 movetime 100".parse().unwrap();
         assert_eq!(
             c,
             Command::Go(Go::Play(Clock {
-                btime: Some(0),
-                wtime: Some(100),
+                nodes: Some(5000),
+                depth: Some(3),
+                movetime: Some(100),
                 ..Clock::default()
             }))
         );

@@ -33,8 +33,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::core::movegen::legal_moves;
 use crate::core::{Color, Move, Position};
-use crate::solver::{Limits, Outcome, Progress, SolveError, SolveResult, Solver};
+use crate::input::{LineError, LineReader, MAX_LINE_BYTES};
+use crate::solver::{Limit, Limits, Outcome, Progress, SolveError, SolveResult, Solver, Within};
 
 use command::{Clock, Command, CommandError, Go, MateTime};
 use options::Options;
@@ -55,53 +57,56 @@ fn millis(ms: u64) -> Duration {
 
 /// Runs a USI session: reads commands from `input` until `quit` or its end,
 /// writes the answers to `output` (flushed after each), and returns
-/// `output`. `quit` stops a running search, which answers with what it
-/// knows. At the end of the input a search with a time or node limit is
-/// finished and answered first; one without is stopped and answered.
-/// Lines that cannot be read get `info string error: ...` and the session
-/// goes on; commands that are not USI are ignored. Fails only when writing
-/// fails.
-pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W) -> io::Result<W> {
+/// `output`.
+///
+/// Every `go` is answered, in the order the `go`s came: one that cannot be
+/// read (or finds no position to search) with an `info string error` and
+/// `checkmate timeout` / `bestmove resign`. A `go` that comes while a
+/// search runs waits for it when it has a time or node limit, and stops it
+/// (it answers) when it has none. `quit` and the end of the input do the
+/// same: a search with a limit is finished and answered, one without is
+/// stopped and answered, then the session ends.
+///
+/// Lines are read in bounded memory ([`LineReader`]): a line that cannot be
+/// read (longer than [`crate::input::MAX_LINE_BYTES`], not UTF-8), a bad
+/// command or option value get `info string error: ...` and the session
+/// goes on; commands that are not USI are ignored. Fails when writing fails
+/// or the input cannot be read (an error, or a line without end past
+/// [`crate::input::MAX_SKIPPED_BYTES`]: not lines of text), after the
+/// running search has answered.
+pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Result<W> {
     let mut engine = Engine::new(output);
-    let mut buf = Vec::new();
-    let result = loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => {
-                engine.finish_at_end_of_input();
-                break Ok(());
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                engine.stop(true);
-                break Err(e);
-            }
-        }
-        let step = match std::str::from_utf8(&buf) {
-            Ok(line) => engine.handle(line),
-            Err(e) => engine
-                .error(&format!(
-                    "the line is not valid UTF-8 (byte {})",
-                    e.valid_up_to() + 1
-                ))
-                .map(|()| Flow::Continue),
-        };
-        match step {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Quit) => {
-                // The running search answers with what it knows.
-                engine.stop(false);
-                break Ok(());
-            }
-            Err(e) => {
-                engine.stop(true);
-                break Err(e);
+    let result = (|| {
+        for line in LineReader::new(input) {
+            let line = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    let _ = engine.error(&format!("cannot read the input: {e}"));
+                    engine.finish();
+                    return Err(e);
+                }
+            };
+            let step = match &line.text {
+                Ok(text) => engine.handle(text)?,
+                Err(e) => {
+                    engine.unreadable(line.number, e)?;
+                    Flow::Continue
+                }
+            };
+            if let Flow::Quit = step {
+                break;
             }
         }
-    };
-    result?;
-    engine.into_output()
+        engine.finish();
+        Ok(())
+    })();
+    match result {
+        Ok(()) => engine.into_output(),
+        Err(e) => {
+            engine.stop(true);
+            Err(e)
+        }
+    }
 }
 
 /// Whether the session goes on after a command.
@@ -128,12 +133,20 @@ struct Engine<W> {
 struct Running {
     handle: JoinHandle<Solver>,
     shared: Arc<Shared>,
-    /// Whether it ends by itself (a time or node limit).
+    /// Whether it ends by itself (a time or node limit, or a depth).
     bounded: bool,
     /// The time a pondering search may use after `ponderhit`.
     after_ponderhit: Option<Duration>,
     /// `go mate` (or a plain `go`).
     mate: bool,
+}
+
+impl Running {
+    /// Whether it answers without `stop`: it has a limit, and its answer is
+    /// not held for `stop` or `ponderhit`.
+    fn ends_by_itself(&self) -> bool {
+        self.bounded && !lock(&self.shared.state).hold
+    }
 }
 
 /// What the reader and the search threads share.
@@ -179,6 +192,8 @@ struct Job {
     limits: Limits,
     /// `go mate` (answered by `checkmate`) or a plain `go` (`bestmove`).
     mate: bool,
+    /// `go depth N`: a mate of at most N plies is looked for.
+    depth: Option<u64>,
     /// Name a ponder move after `bestmove`.
     ponder_move: bool,
 }
@@ -212,6 +227,46 @@ impl<W: Write + Send + 'static> Engine<W> {
         self.send(&[format!("info string error: {message}")])
     }
 
+    /// Answers a `go` that cannot be searched: after the running search's
+    /// answer (answers come in the order of the `go`s), the error and
+    /// `answer`.
+    fn refuse_go(&mut self, message: &str, answer: &str) -> io::Result<()> {
+        self.settle();
+        self.error(message)?;
+        self.send(&[answer.to_string()])
+    }
+
+    /// A line that cannot be read: an error naming it, and the answer when
+    /// it is a `go`. A position cannot be read from it either.
+    fn unreadable(&mut self, number: u64, e: &LineError) -> io::Result<()> {
+        let message = match e {
+            LineError::TooLong { bytes, start } => format!(
+                "line {number} is longer than {} MB ({bytes} bytes): `{start}`; not read",
+                MAX_LINE_BYTES >> 20
+            ),
+            LineError::NotUtf8 { .. } => format!("line {number}: {e}"),
+        };
+        if e.start().split_whitespace().next() == Some("position") {
+            self.position = None;
+        }
+        match command::answer_to_unreadable(e.start()) {
+            Some(answer) => self.refuse_go(&message, answer),
+            None => self.error(&message),
+        }
+    }
+
+    /// Before a new `go`: waits for the running search when it ends by
+    /// itself (a limit, not held for `stop` or `ponderhit`), else stops it;
+    /// either way it has answered.
+    fn settle(&mut self) {
+        self.reap();
+        match &self.search {
+            Some(r) if r.ends_by_itself() => self.join(),
+            Some(_) => self.stop(false),
+            None => {}
+        }
+    }
+
     fn handle(&mut self, line: &str) -> io::Result<Flow> {
         let command = match line.parse::<Command>() {
             Ok(c) => c,
@@ -222,7 +277,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                     // A `go` must not search the position before this one.
                     self.position = None;
                 }
-                self.error(&e.to_string())?;
+                match e.answer() {
+                    Some(answer) => self.refuse_go(&e.to_string(), answer)?,
+                    None => self.error(&e.to_string())?,
+                }
                 return Ok(Flow::Continue);
             }
         };
@@ -256,6 +314,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             Command::Stop => self.stop(false),
             Command::PonderHit => self.ponderhit(),
             Command::GameOver(_) => self.stop(true),
+            // The running search answers first (see `finish`).
             Command::Quit => return Ok(Flow::Quit),
         }
         Ok(Flow::Continue)
@@ -337,7 +396,9 @@ impl<W: Write + Send + 'static> Engine<W> {
         }
     }
 
-    fn finish_at_end_of_input(&mut self) {
+    /// At `quit` or the end of the input: a search with a limit is
+    /// finished and answered, one without is stopped and answered.
+    fn finish(&mut self) {
         match &self.search {
             Some(r) if r.bounded => {
                 let mut st = lock(&r.shared.state);
@@ -351,28 +412,30 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     fn go(&mut self, go: Go) -> io::Result<()> {
+        // Commands are taken in order: a search that ends by itself is
+        // waited for (a GUI waits for the answer anyway; a script piping
+        // commands need not), one that does not is stopped.
         self.reap();
-        match &self.search {
-            // Commands are taken in order: a search that ends by itself is
-            // waited for (a GUI waits for the answer anyway; a script piping
-            // commands need not).
-            Some(r) if r.bounded && !lock(&r.shared.state).hold => self.join(),
-            Some(_) => {
-                return self.error(
-                    "a search without a limit is running: send `stop` first; this `go` is ignored",
-                );
-            }
-            None => {}
+        if let Some(r) = &self.search
+            && !r.ends_by_itself()
+        {
+            self.send(&[
+                "info string a search without a limit was running: it is stopped for this `go`"
+                    .to_string(),
+            ])?;
         }
+        self.settle();
         let mate = matches!(go, Go::Mate(_));
         let Some(pos) = self.position.clone() else {
-            self.error("no position to search: the last `position` command was missing or could not be read")?;
             let answer = if mate {
                 "checkmate timeout"
             } else {
                 "bestmove resign"
             };
-            return self.send(&[answer.to_string()]);
+            return self.refuse_go(
+                "no position to search: the last `position` command was missing or could not be read",
+                answer,
+            );
         };
         let mut limits = Limits {
             nodes: (self.options.mate_nodes > 0).then_some(self.options.mate_nodes),
@@ -382,7 +445,13 @@ impl<W: Write + Send + 'static> Engine<W> {
             useless_rule: self.options.useless_rule,
             defence: self.options.defence,
         };
-        let (mut hold, mut after_ponderhit) = (false, None);
+        let (mut hold, mut after_ponderhit, mut depth) = (false, None, None);
+        if let Go::Play(clock) = &go {
+            if let Some(n) = clock.nodes {
+                limits.nodes = Some(limits.nodes.map_or(n, |m| m.min(n)));
+            }
+            depth = clock.depth;
+        }
         match &go {
             Go::Mate(MateTime::Millis(ms)) => limits.time = Some(millis(*ms)),
             Go::Mate(MateTime::Infinite) => {}
@@ -393,7 +462,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             Go::Play(clock) if clock.infinite => hold = true,
             Go::Play(clock) => limits.time = budget(clock, pos.side_to_move()),
         }
-        let bounded = limits.time.is_some() || limits.nodes.is_some();
+        let bounded = limits.time.is_some() || limits.nodes.is_some() || depth.is_some();
         let mut solver = self.take_solver()?;
         // Each search starts from an empty table (a cheap generation bump),
         // so an answer does not depend on the searches before it.
@@ -412,6 +481,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             pos,
             limits,
             mate,
+            depth,
             ponder_move: self.options.ponder,
         };
         let (thread_shared, out) = (shared.clone(), self.out.clone());
@@ -484,7 +554,10 @@ fn search_thread<W: Write + Send>(
         scope.spawn(|| monitor(shared, &progress, start, out));
         // The monitor ends also if the solver panics.
         let _done = Done(shared);
-        solver.solve(&job.pos, &job.limits)
+        match job.depth {
+            None => solver.solve(&job.pos, &job.limits).map(Found::Solved),
+            Some(depth) => mate_within(&mut solver, &job.pos, depth, &job.limits),
+        }
     });
     let hashfull = solver.hashfull();
     let mut st = lock(&shared.state);
@@ -498,6 +571,82 @@ fn search_thread<W: Write + Send>(
         let _ = send(out, &answer(&job, result, hashfull, start.elapsed()));
     }
     solver
+}
+
+/// What a search found.
+enum Found {
+    /// `solve`'s result.
+    Solved(SolveResult),
+    /// `go depth`: the first move of a mate within `depth` plies, or none
+    /// (proven unless `unknown` names the limit that came first).
+    Within {
+        depth: u64,
+        first: Option<Move>,
+        unknown: Option<Limit>,
+        nodes: u64,
+    },
+}
+
+/// Looks for a mate of at most `depth` plies by the side to move: each of
+/// its moves that gives check, asked whether the defender is then mated
+/// within `depth - 1` plies, within what is left of `limits`.
+fn mate_within(
+    solver: &mut Solver,
+    pos: &Position,
+    depth: u64,
+    limits: &Limits,
+) -> Result<Found, SolveError> {
+    let start = Instant::now();
+    let plies = u32::try_from(depth.saturating_sub(1)).unwrap_or(u32::MAX);
+    let (mut nodes, mut unknown) = (0u64, None);
+    let moves = if depth == 0 {
+        Vec::new()
+    } else {
+        legal_moves(pos).iter().copied().collect()
+    };
+    for m in moves.into_iter().filter(|&m| pos.gives_check(m)) {
+        let mut asked = limits.clone();
+        asked.defender_to_move = true;
+        if let Some(n) = limits.nodes {
+            if nodes >= n {
+                unknown = Some(Limit::Nodes);
+                break;
+            }
+            asked.nodes = Some(n - nodes);
+        }
+        if let Some(t) = limits.time {
+            let left = t.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                unknown = Some(Limit::Time);
+                break;
+            }
+            asked.time = Some(left);
+        }
+        match solver.mated_within(&pos.after(m), plies, &asked)? {
+            Within::Mated { nodes: n, .. } => {
+                return Ok(Found::Within {
+                    depth,
+                    first: Some(m),
+                    unknown: None,
+                    nodes: nodes + n,
+                });
+            }
+            Within::NotMated { nodes: n } => nodes += n,
+            Within::Unknown { limit, nodes: n } => {
+                nodes += n;
+                unknown = Some(limit);
+                if limit != Limit::Depth {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(Found::Within {
+        depth,
+        first: None,
+        unknown,
+        nodes,
+    })
 }
 
 /// Tells the monitor that the search is over, when dropped.
@@ -570,7 +719,7 @@ fn line_text(moves: &[Move]) -> String {
 /// what the answer is, and `checkmate ...` or `bestmove ...`.
 fn answer(
     job: &Job,
-    result: Result<SolveResult, SolveError>,
+    result: Result<Found, SolveError>,
     hashfull: u32,
     elapsed: Duration,
 ) -> Vec<String> {
@@ -580,7 +729,32 @@ fn answer(
         "bestmove resign"
     };
     let r = match result {
-        Ok(r) => r,
+        Ok(Found::Solved(r)) => r,
+        Ok(Found::Within {
+            depth,
+            first,
+            unknown,
+            nodes,
+        }) => {
+            let info = stats(nodes, elapsed, hashfull);
+            return match (first, unknown) {
+                (Some(m), _) => vec![
+                    info,
+                    format!("info string a mate within {depth} plies starts with {m}"),
+                    format!("bestmove {m}"),
+                ],
+                (None, None) => vec![
+                    info,
+                    format!("info string no mate within {depth} plies: proven"),
+                    give_up.to_string(),
+                ],
+                (None, Some(limit)) => vec![
+                    info,
+                    format!("info string unknown: {limit}"),
+                    give_up.to_string(),
+                ],
+            };
+        }
         Err(e) => return vec![format!("info string {e}"), give_up.to_string()],
     };
     let mut info = stats(r.nodes, elapsed, hashfull);
@@ -839,8 +1013,200 @@ mod tests {
         let answers: Vec<&String> = out.iter().filter(|l| l.starts_with("checkmate")).collect();
         assert_eq!(
             answers,
-            ["checkmate timeout", "checkmate nomate", "checkmate G*5b"]
+            [
+                "checkmate timeout",
+                "checkmate timeout",
+                "checkmate nomate",
+                "checkmate G*5b"
+            ]
         );
+    }
+
+    /// Mate in 5 (misc_small.tsv): G*5a 6a5a 2d5a+ 4a5a G*5b.
+    const FIVE: &str = "position sfen 3g1ks2/6g2/4S4/7B1/9/9/9/9/9 b G2rbg2s4n4l18p 1";
+
+    /// The `checkmate` and `bestmove` lines of a session.
+    fn answers(out: &[String]) -> Vec<&str> {
+        out.iter()
+            .map(String::as_str)
+            .filter(|l| l.starts_with("checkmate") || l.starts_with("bestmove"))
+            .collect()
+    }
+
+    #[test]
+    fn every_go_is_answered_in_order_also_one_that_cannot_be_read() {
+        let out = session(&format!(
+            "{FIVE}
+go mate abc
+go byoyomi abc
+go mate -5
+go btime -1 wtime 0
+             go mate 10000
+go depth
+go nodes x
+go mate 1 2
+go mate
+"
+        ));
+        assert_eq!(
+            answers(&out),
+            [
+                "checkmate timeout",
+                "bestmove resign",
+                "checkmate timeout",
+                "bestmove resign",
+                "checkmate G*5a 6a5a 2d5a+ 4a5a G*5b",
+                "bestmove resign",
+                "bestmove resign",
+                "checkmate timeout",
+                "checkmate timeout",
+            ],
+            "{out:?}"
+        );
+        let errors = out
+            .iter()
+            .filter(|l| l.starts_with("info string error: go: "));
+        assert_eq!(errors.count(), 8, "{out:?}");
+        assert!(
+            out.iter().any(|l| l
+                .contains("`mate -5` at column 4: a number of milliseconds cannot be negative")),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn go_nodes_and_go_depth_bound_the_search() {
+        let out = session(&format!(
+            "{FIVE}
+go nodes 1
+go nodes 100000
+go depth 3
+go depth 5
+go depth 7 nodes 1
+"
+        ));
+        assert_eq!(
+            answers(&out),
+            [
+                "bestmove resign",
+                "bestmove G*5a",
+                "bestmove resign",
+                "bestmove G*5a",
+                "bestmove resign"
+            ],
+            "{out:?}"
+        );
+        let notes: Vec<&str> = out
+            .iter()
+            .filter_map(|l| l.strip_prefix("info string "))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "unknown: node limit",
+                "mate in 5: the tsume answer",
+                "no mate within 3 plies: proven",
+                "a mate within 5 plies starts with G*5a",
+                "unknown: node limit"
+            ],
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn a_go_during_a_search_without_limit_stops_it_and_both_are_answered() {
+        let out = session(&format!(
+            "{FIVE}
+go infinite
+go mate 10000
+"
+        ));
+        assert_eq!(
+            answers(&out),
+            ["bestmove G*5a", "checkmate G*5a 6a5a 2d5a+ 4a5a G*5b"],
+            "{out:?}"
+        );
+    }
+
+    /// Microcosmos, 1525 plies: far beyond a few seconds.
+    const LONG: &str = "position sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
+
+    #[test]
+    fn quit_waits_for_a_search_with_a_limit_and_stops_one_without() {
+        let start = Instant::now();
+        let out = session(&format!(
+            "setoption name USI_Hash value 4
+{LONG}
+go mate 300
+quit
+isready
+"
+        ));
+        assert!(start.elapsed() >= Duration::from_millis(300), "{out:?}");
+        assert!(
+            out.contains(&"info string unknown: time limit".to_string()),
+            "{out:?}"
+        );
+        assert_eq!(answers(&out), ["checkmate timeout"]);
+        // Nothing after quit is read.
+        assert!(!out.contains(&"readyok".to_string()), "{out:?}");
+        let out = session(&format!(
+            "setoption name USI_Hash value 4
+{LONG}
+go mate infinite
+quit
+"
+        ));
+        assert!(
+            out.contains(&"info string unknown: stopped".to_string()),
+            "{out:?}"
+        );
+        assert_eq!(answers(&out), ["checkmate timeout"]);
+    }
+
+    #[test]
+    fn lines_that_cannot_be_read_are_errors_and_a_go_among_them_is_answered() {
+        let mut input = format!(
+            "{FIVE}
+"
+        )
+        .into_bytes();
+        input.extend(b"go mate ");
+        input.extend(std::iter::repeat_n(b'9', crate::input::MAX_LINE_BYTES));
+        input.extend(b"\ngo \xff\nposition startpos moves ");
+        input.extend(std::iter::repeat_n(b' ', crate::input::MAX_LINE_BYTES));
+        input.extend(
+            b"7g7f
+go mate 1000
+",
+        );
+        let out = run(Cursor::new(input), Vec::new()).unwrap();
+        let out: Vec<String> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(
+            answers(&out),
+            ["checkmate timeout", "bestmove resign", "checkmate timeout"],
+            "{out:?}"
+        );
+        let errors: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .collect();
+        assert!(
+            errors[0].contains("line 2 is longer than 1 MB"),
+            "{}",
+            errors[0]
+        );
+        assert!(errors[0].len() < 300, "{}", errors[0]);
+        assert!(
+            errors[1].contains("line 3: the line is not valid UTF-8 (byte 4)"),
+            "{}",
+            errors[1]
+        );
+        assert!(errors[3].contains("no position to search"), "{}", errors[3]);
     }
 
     #[test]
@@ -851,7 +1217,7 @@ mod tests {
         let out = run(Cursor::new(input), Vec::new()).unwrap();
         let out = String::from_utf8(out).unwrap();
         assert!(
-            out.contains("info string error: the line is not valid UTF-8 (byte 15)"),
+            out.contains("info string error: line 2: the line is not valid UTF-8 (byte 15)"),
             "{out}"
         );
         assert!(out.ends_with("readyok\n"), "{out}");
