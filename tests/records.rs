@@ -610,3 +610,150 @@ fn damaged_records_never_panic() {
         }
     }
 }
+
+/// A CSA position of rows gives all nine and the side to move; a KIF
+/// diagram its two edges and its nine ranks in order. Each error names
+/// what is missing.
+#[test]
+fn incomplete_boards_are_errors_naming_what_is_missing() {
+    let rows = [
+        "P1 *  *  *  *  *  * -OU *  * ",
+        "P2 *  *  *  *  *  *  *  *  * ",
+        "P3 *  *  *  *  *  * +FU *  * ",
+        "P4 *  *  *  *  *  *  *  *  * ",
+        "P5 *  *  *  *  *  *  *  *  * ",
+        "P6 *  *  *  *  *  *  *  *  * ",
+        "P7 *  *  *  *  *  *  *  *  * ",
+        "P8 *  *  *  *  *  *  *  *  * ",
+        "P9 *  *  *  *  *  *  *  *  * ",
+    ];
+    let csa_with =
+        |rows: &[&str], side: &str| format!("V2.2\n{}\nP+00KI\nP-00AL\n{side}", rows.join("\n"));
+    assert!(csa::read(&csa_with(&rows, "+\n")).is_ok());
+    // Only P1 to P4: was read as a board with empty ranks 5 to 9.
+    let err = csa::read(&csa_with(&rows[..4], "+\n")).unwrap_err();
+    assert_eq!(
+        err.reason,
+        Reason::MissingRows("rows P5, P6, P7, P8, P9".to_string()),
+        "{err}"
+    );
+    // The line of the position's last statement.
+    assert_eq!(err.line, 7, "{err}");
+    let err = csa::read(&csa_with(&rows[..8], "+\n+0032KI\n")).unwrap_err();
+    assert_eq!(
+        err.reason,
+        Reason::MissingRows("row P9".to_string()),
+        "{err}"
+    );
+    assert!(err.to_string().contains("lacks row P9"), "{err}");
+    // No side to move: at the first move, or at the end.
+    let err = csa::read(&csa_with(&rows, "+0032KI\n")).unwrap_err();
+    assert_eq!(
+        (err.line, err.reason.clone()),
+        (13, Reason::MissingSide),
+        "{err}"
+    );
+    let err = csa::read(&csa_with(&rows, "")).unwrap_err();
+    assert_eq!(
+        (err.line, err.reason.clone()),
+        (13, Reason::MissingSide),
+        "{err}"
+    );
+    assert!(err.to_string().contains("side to move is missing"), "{err}");
+    let err = csa::read("PI\n+7776FU\n").unwrap_err();
+    assert_eq!(err.reason, Reason::MissingSide, "{err}");
+    // A row twice, or rows after PI.
+    let mut twice = rows.to_vec();
+    twice[4] = rows[3];
+    let err = csa::read(&csa_with(&twice, "+\n")).unwrap_err();
+    assert_eq!(
+        (err.line, err.reason.clone()),
+        (6, Reason::Repeated("a row of the board"))
+    );
+    assert!(csa::read(&format!("PI\n{}\n+\n", rows[0])).is_err());
+
+    // KIF: the sample without its top edge, without its bottom edge, with
+    // a rank twice (五 missing), cut after five ranks.
+    let lines = sample_lines();
+    assert_eq!(lines[4], "+---------------------------+");
+    assert_eq!(lines[14], "+---------------------------+");
+    let mut no_top = lines.clone();
+    no_top.remove(4);
+    let err = read_lines(&no_top).unwrap_err();
+    assert_eq!(
+        (err.line, err.reason.clone()),
+        (5, Reason::MissingBoardEdge("top")),
+        "{err}"
+    );
+    let mut no_bottom = lines.clone();
+    no_bottom.remove(14);
+    let err = read_lines(&no_bottom).unwrap_err();
+    assert_eq!(
+        (err.line, err.reason.clone()),
+        (15, Reason::MissingBoardEdge("bottom")),
+        "{err}"
+    );
+    let mut skipped = lines.clone();
+    skipped[9] = lines[9].replace('五', "六");
+    let err = read_lines(&skipped).unwrap_err();
+    assert_eq!(
+        (err.line, err.reason.clone()),
+        (
+            10,
+            Reason::RankOrder {
+                expected: '五',
+                found: '六'
+            }
+        ),
+        "{err}"
+    );
+    let mut cut = lines.clone();
+    cut.drain(10..14);
+    let err = read_lines(&cut).unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with("ends after 5 of its 9 ranks: ranks 6 to 9 are missing"),
+        "{err}"
+    );
+
+    // Through the command line: an error, not a problem without mate.
+    let dir = std::env::temp_dir().join(format!("tsume-boards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let four = dir.join("four-rows.csa");
+    std::fs::write(&four, csa_with(&rows[..4], "+\n")).unwrap();
+    let o = tsume(&["solve", four.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("lacks rows P5, P6, P7, P8, P9"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A record line over 1 MB is an error for the record, a record file over
+/// 4 MB is refused before it is read whole, and an error quotes at most 80
+/// characters of the text.
+#[test]
+fn records_are_read_in_bounded_memory_and_quoted_short() {
+    let long = format!("手合割：平手\n1 {}\n", "歩".repeat(400_000));
+    let err = kif::read(&long).unwrap_err();
+    assert_eq!(
+        (err.line, err.reason.clone()),
+        (2, Reason::LineTooLong(1_200_002))
+    );
+    let junk = format!("V2.2\nPI\n+\n+{}\n", "7".repeat(500_000));
+    let err = csa::read(&junk).unwrap_err();
+    assert!(err.to_string().len() < 300, "{}", err.to_string().len());
+    let dir = std::env::temp_dir().join(format!("tsume-big-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.kif");
+    std::fs::write(&big, "*\n".repeat(3 << 20)).unwrap();
+    let err = tsume::input::read_record_file(&big).unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with("more than 4 MB: too large for a record"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

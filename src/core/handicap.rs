@@ -165,7 +165,7 @@ impl FromStr for Handicap {
             "八枚" => Handicap::EightPieces,
             "十枚" => Handicap::TenPieces,
             "歩三兵" => Handicap::ThreePawns,
-            _ => return Err(UnknownHandicap(name.to_string())),
+            _ => return Err(UnknownHandicap(crate::input::quote(name))),
         };
         Ok(found)
     }

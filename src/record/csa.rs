@@ -17,10 +17,12 @@
 //!
 //! The position: `PI` (the initial position) with pieces to remove
 //! (`PI82HI22KA` is 二枚落ち), or the rows `P1` to `P9` (` * ` for an empty
-//! square), then `P+` / `P-` lines adding pieces square by square
-//! (`P-11OU21KE`) or in hand (`P+00KI`); `P-00AL` gives White every piece
-//! not placed yet (the defender's hand of a mate problem). `+` or `-` alone
-//! is the side to move. A move names the piece after it: `+8822UM` is the
+//! square; all nine, a board with rows missing is an error naming them),
+//! then `P+` / `P-` lines adding pieces square by square (`P-11OU21KE`, on
+//! an empty board when neither `PI` nor rows came) or in hand (`P+00KI`);
+//! `P-00AL` gives White every piece not placed yet (the defender's hand of
+//! a mate problem). `+` or `-` alone is the side to move, which must come
+//! before the moves. A move names the piece after it: `+8822UM` is the
 //! bishop promoting. Statements may share a line, separated by `,`;
 //! comments start with `'`. `N+`/`N-` are read into the headers 先手/後手,
 //! `$EVENT`, `$SITE`, `$START_TIME`, `$END_TIME`, `$TIME_LIMIT` and
@@ -34,7 +36,7 @@
 //! ```
 //! use tsume::record::csa;
 //!
-//! let text = "V2.2\nP1 *  *  *  *  *  * -OU *  * \nP3 *  *  *  *  *  * +FU *  * \nP+00KI\nP-00AL\n+\n+0032KI\n%TSUMI\n";
+//! let text = "V2.2\nP-31OU\nP+33FU\nP+00KI\nP-00AL\n+\n+0032KI\n%TSUMI\n";
 //! let record = csa::read(text).unwrap();
 //! assert_eq!(record.start.to_string(), "6k2/9/6P2/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
 //! assert_eq!(record.moves[0].to_string(), "G*3b");
@@ -124,6 +126,8 @@ struct Reader {
     /// Whether `PI` or a `P1`..`P9` row came (the board is then set).
     board_given: bool,
     pi: bool,
+    /// The rows `P1`..`P9` that came (all nine or none).
+    rows: [bool; 9],
     side: Option<Color>,
     pos: Option<Position>,
     /// The line where the position was set up (for its errors).
@@ -132,11 +136,13 @@ struct Reader {
 
 /// Reads a CSA record (text: see [`super::encoding::decode`] for bytes).
 pub fn read(text: &str) -> Result<Record, RecordError> {
+    super::check_line_lengths(text)?;
     let mut r = Reader {
         record: Record::new(Position::startpos()),
         setup: Setup::empty(),
         board_given: false,
         pi: false,
+        rows: [false; 9],
         side: None,
         pos: None,
         setup_line: 1,
@@ -238,8 +244,6 @@ impl Reader {
             }
             '+' | '-' => {
                 if self.pos.is_none() {
-                    self.side
-                        .get_or_insert(sign_color(first).unwrap_or(Color::Black));
                     self.set_up(no)?;
                 }
                 self.play(no, column, s)?;
@@ -323,7 +327,7 @@ impl Reader {
         }
         match second {
             'I' => {
-                if self.board_given {
+                if self.board_given || self.rows.contains(&true) {
                     return Err(RecordError::new(
                         no,
                         Some(column),
@@ -356,6 +360,20 @@ impl Reader {
                 let rank = second as u8 - b'0';
                 if rest.len() > 27 {
                     return Err(bad(29, "the end of the row after 9 squares", &rest[27..]));
+                }
+                if self.pi {
+                    return Err(RecordError::new(
+                        no,
+                        Some(column),
+                        Reason::Repeated("the board (PI, then a row)"),
+                    ));
+                }
+                if std::mem::replace(&mut self.rows[usize::from(rank - 1)], true) {
+                    return Err(RecordError::new(
+                        no,
+                        Some(column),
+                        Reason::Repeated("a row of the board"),
+                    ));
                 }
                 self.board_given = true;
                 let padded = format!("{rest:<27}");
@@ -433,16 +451,33 @@ impl Reader {
         Ok(())
     }
 
+    /// Sets the position up when the moves (or the end) start at line
+    /// `no`: the rows, when given, must be all nine, and the side to move
+    /// must have been given.
     fn set_up(&mut self, no: usize) -> Result<(), RecordError> {
-        if !self.board_given {
-            self.setup.board = Setup::from_position(&Position::startpos()).board;
-        }
-        self.setup.side = self.side.unwrap_or(Color::Black);
         let line = if self.board_given {
             self.setup_line
         } else {
             no
         };
+        if self.rows.contains(&true) && self.rows.contains(&false) {
+            let missing: Vec<String> = (1..=9)
+                .filter(|&r| !self.rows[r - 1])
+                .map(|r| format!("P{r}"))
+                .collect();
+            let what = match missing.as_slice() {
+                [one] => format!("row {one}"),
+                _ => format!("rows {}", missing.join(", ")),
+            };
+            return Err(RecordError::new(line, None, Reason::MissingRows(what)));
+        }
+        let Some(side) = self.side else {
+            return Err(RecordError::new(no, None, Reason::MissingSide));
+        };
+        if !self.board_given {
+            self.setup.board = Setup::from_position(&Position::startpos()).board;
+        }
+        self.setup.side = side;
         let pos = self
             .setup
             .position()

@@ -39,6 +39,7 @@ fn is_mark(c: char) -> bool {
 
 /// Reads a KI2 record (text: see [`super::encoding::decode`] for bytes).
 pub fn read(text: &str) -> Result<Record, RecordError> {
+    super::check_line_lengths(text)?;
     let mut pre = Preamble::default();
     let mut record = Record::new(Position::startpos());
     let mut pos: Option<Position> = None;

@@ -56,6 +56,7 @@ use super::{Reason, Record, RecordError, Setup, Termination, kanji_kind, numbere
 
 /// Reads a KIF record (text: see [`super::encoding::decode`] for bytes).
 pub fn read(text: &str) -> Result<Record, RecordError> {
+    super::check_line_lengths(text)?;
     let mut pre = Preamble::default();
     let mut record = Record::new(Position::startpos());
     let mut pos: Option<Position> = None;
@@ -233,17 +234,25 @@ impl Preamble {
                         },
                     ));
                 }
-                rows.push(board_row(no, line, lead)?);
+                rows.push(board_row(no, line, lead, rows.len() + 1)?);
                 return Ok(true);
             }
             if t.starts_with("+-") && rows.len() == 9 {
                 self.board_done = true;
                 return Ok(true);
             }
+            let reason = if rows.len() == 9 {
+                Reason::MissingBoardEdge("bottom")
+            } else {
+                Reason::TruncatedBoard(rows.len())
+            };
+            return Err(RecordError::new(no, None, reason));
+        }
+        if t.starts_with('|') || t.starts_with('｜') {
             return Err(RecordError::new(
                 no,
-                None,
-                Reason::TruncatedBoard(rows.len()),
+                Some(lead + 1),
+                Reason::MissingBoardEdge("top"),
             ));
         }
         if t.starts_with("+-") {
@@ -377,11 +386,12 @@ impl Preamble {
             return Ok(start);
         };
         if !self.board_done {
-            return Err(RecordError::new(
-                no,
-                None,
-                Reason::TruncatedBoard(rows.len()),
-            ));
+            let reason = if rows.len() == 9 {
+                Reason::MissingBoardEdge("bottom")
+            } else {
+                Reason::TruncatedBoard(rows.len())
+            };
+            return Err(RecordError::new(no, None, reason));
         }
         let mut setup = Setup::empty();
         for (r, row) in rows.iter().enumerate() {
@@ -499,8 +509,14 @@ fn hand_spec(no: usize, value: &str, column: usize) -> Result<HandSpec, RecordEr
 }
 
 /// One rank of the diagram: `| ・v玉 歩 ...|一`. `lead`: the characters
-/// before the first `|`.
-fn board_row(no: usize, line: &str, lead: usize) -> Result<[Option<Piece>; 9], RecordError> {
+/// before the first `|`; `rank`: the rank it must be (from 1), which the
+/// label after the last `|` must name when there is one.
+fn board_row(
+    no: usize,
+    line: &str,
+    lead: usize,
+    rank: usize,
+) -> Result<[Option<Piece>; 9], RecordError> {
     let chars: Vec<char> = line.chars().skip(lead + 1).collect();
     let mut cells = Vec::with_capacity(9);
     let mut i = 0;
@@ -547,8 +563,21 @@ fn board_row(no: usize, line: &str, lead: usize) -> Result<[Option<Piece>; 9], R
             },
         ));
     }
-    <[Option<Piece>; 9]>::try_from(cells.as_slice())
-        .map_err(|_| RecordError::new(no, Some(lead + 1), Reason::RowLength(cells.len())))
+    let row = <[Option<Piece>; 9]>::try_from(cells.as_slice())
+        .map_err(|_| RecordError::new(no, Some(lead + 1), Reason::RowLength(cells.len())))?;
+    let label = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+    if let Some(&found) = label
+        && let Some(n) = numeral(found)
+        && n as usize != rank
+    {
+        let expected = "一二三四五六七八九".chars().nth(rank - 1).unwrap_or('?');
+        return Err(RecordError::new(
+            no,
+            Some(lead + 1 + i + 1 + 1),
+            Reason::RankOrder { expected, found },
+        ));
+    }
+    Ok(row)
 }
 
 // ----------------------------------------------------------------------

@@ -54,6 +54,7 @@ use std::path::Path;
 use crate::core::hand::MAX_COUNT;
 use crate::core::handicap::{Handicap, UnknownHandicap};
 use crate::core::{Color, IllegalMove, Move, Piece, PieceKind, Position, SfenError, Square};
+use crate::input::{MAX_LINE_BYTES, quote};
 use notation::NotationError;
 
 /// A record: where the game or problem starts, its header fields, the main
@@ -261,19 +262,33 @@ pub enum Reason {
     Encoding,
     #[error("the text is not valid UTF-8 (the file says encoding=UTF-8)")]
     NotUtf8,
-    #[error("expected {expected}, found `{found}`")]
+    #[error("expected {expected}, found `{}`", quote(.found))]
     Unexpected {
         expected: &'static str,
         found: String,
     },
     #[error("{0}")]
     Handicap(UnknownHandicap),
-    #[error("unknown piece `{0}`")]
+    #[error("unknown piece `{}`", quote(&.0))]
     UnknownPiece(String),
-    #[error("bad count `{0}` of pieces in hand")]
+    #[error("bad count `{}` of pieces in hand", quote(&.0))]
     BadCount(String),
-    #[error("the board diagram ends after {0} of its 9 ranks")]
+    #[error("the board diagram ends after {} of its 9 ranks: {} missing", .0, missing_ranks(*.0))]
     TruncatedBoard(usize),
+    #[error("the board diagram has no {0} edge `+---------------------------+`")]
+    MissingBoardEdge(&'static str),
+    #[error(
+        "rank {found} where rank {expected} was expected: rank {expected} is missing or out of order"
+    )]
+    RankOrder { expected: char, found: char },
+    #[error("the board lacks {0}: a board of rows gives all nine, P1 to P9")]
+    MissingRows(String),
+    #[error(
+        "the side to move is missing: a line `+` (Black) or `-` (White) alone after the position"
+    )]
+    MissingSide,
+    #[error("the line is longer than {} MB ({} bytes)", MAX_LINE_BYTES >> 20, .0)]
+    LineTooLong(usize),
     #[error("a board row has {0} squares, expected 9")]
     RowLength(usize),
     #[error("{0} given twice")]
@@ -286,19 +301,19 @@ pub enum Reason {
     Position(SfenError),
     #[error("expected move number {expected}, found {found}")]
     MoveNumber { expected: usize, found: usize },
-    #[error("move {number} `{text}`: {error}")]
+    #[error("move {number} `{}`: {error}", quote(.text))]
     BadMove {
         number: usize,
         text: String,
         error: NotationError,
     },
-    #[error("move {number} `{text}` is not legal: {reason}")]
+    #[error("move {number} `{}` is not legal: {reason}", quote(.text))]
     IllegalMove {
         number: usize,
         text: String,
         reason: IllegalMove,
     },
-    #[error("move {number} `{text}`: {why}")]
+    #[error("move {number} `{}`: {why}", quote(.text))]
     BadCsaMove {
         number: usize,
         text: String,
@@ -308,6 +323,28 @@ pub enum Reason {
     MoveAfterEnd(usize),
     #[error("the position is set up after the moves have started")]
     SetupAfterMoves,
+}
+
+/// `ranks 6 to 9 are`, `rank 9 is`: the ranks after the first `n`.
+fn missing_ranks(n: usize) -> String {
+    match n {
+        8 => "rank 9 is".to_string(),
+        n if n < 9 => format!("ranks {} to 9 are", n + 1),
+        _ => "no rank is".to_string(),
+    }
+}
+
+/// The first line of `text` longer than [`MAX_LINE_BYTES`], as an error:
+/// a record's lines are read whole, so their length is bounded.
+pub(crate) fn check_line_lengths(text: &str) -> Result<(), RecordError> {
+    match text
+        .split('\n')
+        .enumerate()
+        .find(|(_, l)| l.len() > MAX_LINE_BYTES)
+    {
+        Some((i, l)) => Err(RecordError::new(i + 1, None, Reason::LineTooLong(l.len()))),
+        None => Ok(()),
+    }
 }
 
 // ----------------------------------------------------------------------

@@ -32,7 +32,8 @@
 //! wrong and the column (counting characters from 1) where it is.
 //!
 //! ```
-//! use tsume::core::{Position, notation};
+//! use tsume::core::Position;
+//! use tsume::record::notation;
 //!
 //! let pos = Position::startpos();
 //! let m = pos.parse_move("4i5h").unwrap();
