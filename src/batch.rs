@@ -70,18 +70,25 @@ pub struct Options {
     pub jobs: usize,
     /// The table of each worker, in megabytes.
     pub hash_mb: usize,
+    /// When the system will not reserve `hash_mb` for a worker, take the
+    /// largest table it will (see [`Solver::new`]) instead of failing with
+    /// [`BatchError::Table`]: for a budget nobody asked for, such as
+    /// [`default_hash_mb`].
+    pub hash_fallback: bool,
     /// Limits of each problem (a time or node limit applies to each one).
     pub limits: Limits,
 }
 
 impl Default for Options {
     /// One worker per core, each with a table budget of
-    /// [`default_hash_mb`], no limits.
+    /// [`default_hash_mb`] (less when the system will not reserve it), no
+    /// limits.
     fn default() -> Options {
         let jobs = default_jobs();
         Options {
             jobs,
             hash_mb: default_hash_mb(jobs),
+            hash_fallback: true,
             limits: Limits::default(),
         }
     }
@@ -260,7 +267,14 @@ where
             message: e.to_string(),
         })?;
     let solvers: Vec<Mutex<Solver>> = (0..jobs)
-        .map(|_| Solver::try_new(options.hash_mb).map(Mutex::new))
+        .map(|_| {
+            if options.hash_fallback {
+                Ok(Solver::new(options.hash_mb))
+            } else {
+                Solver::try_new(options.hash_mb)
+            }
+            .map(Mutex::new)
+        })
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
     let flags: Vec<Arc<AtomicBool>> = solvers
@@ -481,6 +495,7 @@ mod tests {
         let options = Options {
             jobs,
             hash_mb: 1,
+            hash_fallback: false,
             limits: Limits::default(),
         };
         let mut seen = Vec::new();
@@ -524,6 +539,7 @@ mod tests {
         let options = Options {
             jobs: 2,
             hash_mb: 1,
+            hash_fallback: false,
             limits: Limits::default(),
         };
         let mut calls = 0;
@@ -547,6 +563,7 @@ mod tests {
         let options = Options {
             jobs: 2,
             hash_mb: 4,
+            hash_fallback: false,
             limits: Limits::default(),
         };
         let stop = AtomicBool::new(false);
@@ -599,6 +616,7 @@ mod tests {
         let options = Options {
             jobs: 2,
             hash_mb: 4,
+            hash_fallback: false,
             limits: Limits {
                 nodes: Some(300_000),
                 ..Limits::default()

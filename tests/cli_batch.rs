@@ -168,6 +168,31 @@ fn start_line_numbers_a_shard_as_in_the_whole_file() {
     let out = solve(&["--file", shard.path(), "--start-line", "0"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
+    // Numbers that would overflow (or leave the integers JSON keeps exact)
+    // are refused, not wrapped or saturated into repeated line numbers.
+    for n in [
+        "18446744073709551615",
+        "4503599627370497",
+        "99999999999999999999999",
+    ] {
+        let out = solve(&["--file", shard.path(), "--start-line", n]);
+        assert_eq!(out.status.code(), Some(2), "{n}");
+        assert!(out.stdout.is_empty(), "{n}");
+        assert!(
+            text(&out.stderr).contains("it must be at most 4503599627370496"),
+            "{n}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = solve(&[
+        "--file",
+        shard.path(),
+        "--json",
+        "--start-line",
+        "4503599627370496",
+    ]);
+    let r = records(&out);
+    assert_eq!(r[1]["line"], 4503599627370498_u64);
 }
 
 #[test]

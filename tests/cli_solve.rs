@@ -468,6 +468,68 @@ fn usage_errors() {
         assert!(out.stdout.is_empty(), "{args:?}");
         assert!(!stderr(&out).contains("panicked"), "{args:?}");
     }
+    // Negative numbers are values said to be too small, not options to be
+    // passed after `--`.
+    for (args, said) in [
+        (
+            &["--nodes", "-1", MATE1][..],
+            "`-1` is negative: it must be at least 1",
+        ),
+        (
+            &["--time", "-1", MATE1][..],
+            "`-1` is negative: the time must be more than 0 seconds",
+        ),
+        (
+            &["--jobs", "-2", MATE1][..],
+            "`-2` is negative: it must be at least 1",
+        ),
+    ] {
+        let err = stderr(&solve(args));
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!err.contains("-- -"), "{args:?}: {err}");
+    }
+    for (args, said) in [
+        (
+            &["solve", "--hash", "-16", MATE1][..],
+            "`-16` is negative: it must be at least 1",
+        ),
+        (
+            &["verify", MATE1, "--nodes", "-5"][..],
+            "`-5` is negative: it must be at least 1",
+        ),
+        (
+            &["verify", MATE1, "--main-nodes", "-5"][..],
+            "`-5` is negative: it must be at least 1",
+        ),
+        (
+            &["verify", MATE1, "--time", "-0.5"][..],
+            "`-0.5` is negative",
+        ),
+    ] {
+        let out = tsume().args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// A file given without `--file` is not read as a position: the error says
+/// to give it with `--file`.
+#[test]
+fn a_file_given_as_a_position_hints_at_file() {
+    let file = TempFile::new("hint", &format!("{MATE1}\n"));
+    let out = solve(&[file.path()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "is a file, not a position: to solve the problems in it, give `--file {}`",
+            file.path()
+        )),
+        "{err}"
+    );
+    // A name that is no file is read as a position, as before.
+    let err = stderr(&solve(&["no/such/problems.tsv"]));
+    assert!(err.contains("bad SFEN"), "{err}");
 }
 
 /// A first proof's line is not the tsume answer: the text says so and gives
@@ -664,4 +726,43 @@ fn long_lines_are_errors_read_in_bounded_memory() {
     let under: String = shown[0].chars().skip(caret).take(4).collect();
     assert_eq!(under, "7g7f", "{err}");
     assert!(shown[0].chars().count() <= 2 + 82, "{err}");
+}
+
+/// The default `--hash` takes the largest table the system will reserve
+/// (as the USI engine does), so a mate in one is solved under a memory
+/// limit below the default budget; a `--hash` the system refuses is still
+/// an error. The limit is the default budget itself (at least 512 MB):
+/// the table alone would take all of it.
+#[test]
+fn the_default_hash_gives_way_to_a_memory_limit() {
+    let limit_mb = tsume::batch::default_hash_mb(1).max(512);
+    let run = |args: &[&str]| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {} && exec \"$0\" \"$@\"",
+                limit_mb * 1024
+            ))
+            .arg(env!("CARGO_BIN_EXE_tsume"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("sh runs")
+    };
+    let hash = limit_mb.to_string();
+    for (args, found) in [
+        (&["solve", MATE1, "--jobs", "1"][..], "mate in 1"),
+        (&["verify", MATE1][..], "verdict sound"),
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).contains(found), "{args:?}: {}", stdout(&out));
+        let out = run(&[args, &["--hash", &hash]].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+        assert!(
+            stderr(&out).contains(&format!("cannot reserve a table of {limit_mb} MB")),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
 }

@@ -130,6 +130,56 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A clap parser of whole numbers from `min` to `max`, for an argument
+/// with `allow_negative_numbers = true`: a negative number is read as a
+/// value (clap would take `-1` for an option and suggest `-- -1`) and told
+/// to be at least `min`.
+pub fn whole(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+    move |s: &str| {
+        let t = s.trim();
+        if let Some(digits) = t.strip_prefix('-')
+            && !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(format!("`{t}` is negative: it must be at least {min}"));
+        }
+        let n: u64 = t.parse().map_err(|_| {
+            if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                format!(
+                    "`{}` is too large: it must be at most {max}",
+                    input::quote(t)
+                )
+            } else {
+                format!("`{}` is not a whole number", input::quote(t))
+            }
+        })?;
+        if n < min {
+            return Err(format!("{n} is too small: it must be at least {min}"));
+        }
+        if n > max {
+            return Err(format!("{n} is too large: it must be at most {max}"));
+        }
+        Ok(n)
+    }
+}
+
+/// For an argument that is no position: when it names a file (one word
+/// that looks like a path, `problems/x.tsv`), the message that says to
+/// give it with `--file`.
+pub fn file_hint(text: &str) -> Option<String> {
+    let t = text.trim();
+    let looks_like_a_path = !t.is_empty()
+        && !t.contains(char::is_whitespace)
+        && (t.contains(['/', '\\', '.']) || std::path::Path::new(t).extension().is_some());
+    (looks_like_a_path && std::path::Path::new(t).is_file()).then(|| {
+        format!(
+            "`{}` is a file, not a position: to solve the problems in it, give `--file {}`",
+            input::quote(t),
+            input::quote(t)
+        )
+    })
+}
+
 /// Reads a position from command-line words (joined with single spaces):
 /// `startpos`, a bare SFEN, `sfen <SFEN>`, or `[position] startpos|sfen
 /// <SFEN> [moves ...]` (see [`tsume::input`]). `what` names the argument in

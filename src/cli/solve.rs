@@ -102,28 +102,30 @@ pub struct Args {
     /// --jobs times this; a table grows to it only as a search needs)
     /// [default: half the memory split among the workers, 64 to 4096 MB
     /// each]
-    #[arg(long, value_name = "MB",
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(long, value_name = "MB", allow_negative_numbers = true,
+          value_parser = super::whole(1, 1 << 20))]
     hash: Option<u64>,
 
     /// Worker threads solving problems side by side [default: one per core]
     #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
-          hide_default_value = true,
-          value_parser = clap::value_parser!(u64).range(1..=1024))]
+          hide_default_value = true, allow_negative_numbers = true,
+          value_parser = super::whole(1, MAX_JOBS))]
     jobs: u64,
 
     /// The number of the first line of the file or stdin, for a shard cut
     /// from a bigger file: lines are then reported as in the whole file
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+    /// (at most 2^52, so that line numbers stay exact in JSON)
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::whole(1, MAX_START_LINE))]
     start_line: u64,
 
     /// Stop each search after this many nodes
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::whole(1, u64::MAX))]
     nodes: Option<u64>,
 
     /// Stop each search after this many seconds (a decimal, e.g. 0.5)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = parse_seconds)]
     time: Option<Duration>,
 
     /// One JSON object per problem and line, instead of the text report
@@ -166,13 +168,25 @@ pub struct Args {
     rest_to_defender: bool,
 }
 
+/// The most worker threads.
+const MAX_JOBS: u64 = 1024;
+
+/// The largest `--start-line`: with the lines of any file after it, line
+/// numbers stay below 2^53, exact in JSON (and far from overflowing).
+pub const MAX_START_LINE: u64 = 1 << 52;
+
 pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
+    let t = s.trim();
+    let secs: f64 = t
         .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    if secs.is_nan() || secs <= 0.0 {
-        return Err(format!("`{s}`: the time must be more than 0 seconds"));
+        .map_err(|_| format!("`{}` is not a number of seconds", input::quote(t)))?;
+    if secs < 0.0 {
+        return Err(format!(
+            "`{t}` is negative: the time must be more than 0 seconds"
+        ));
+    }
+    if secs.is_nan() || secs == 0.0 {
+        return Err(format!("`{t}`: the time must be more than 0 seconds"));
     }
     Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}`: too many seconds"))
 }
@@ -321,6 +335,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             || batch::default_hash_mb(jobs),
             |mb| usize::try_from(mb).unwrap_or(usize::MAX),
         ),
+        // The default takes what the system gives; a --hash it refuses is
+        // an error.
+        hash_fallback: args.hash.is_none(),
         limits: Limits {
             nodes: args.nodes,
             time: args.time,
@@ -569,7 +586,12 @@ fn read(origin: Origin, text: &str, reading: Reading) -> Result<Position, BadPro
             .map(|record| record.start)
             .map_err(|message| (message, None))
     } else {
-        read_problem(text, reading.relaxed)
+        read_problem(text, reading.relaxed).map_err(|(message, column)| {
+            match (origin, super::file_hint(text)) {
+                (Origin::Arg(_), Some(hint)) => (hint, None),
+                _ => (message, column),
+            }
+        })
     };
     let pos = read.map_err(|(message, column)| BadProblem {
         origin,

@@ -58,23 +58,25 @@ pub struct Args {
 
     /// Most memory for the solver's table in megabytes (it grows to it
     /// only as the searches need) [default: half the memory, 64 to 4096 MB]
-    #[arg(long, value_name = "MB",
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    #[arg(long, value_name = "MB", allow_negative_numbers = true,
+          value_parser = super::whole(1, 1 << 20))]
     hash: Option<u64>,
 
     /// Nodes for each search of an alternative or a side line
-    #[arg(long, value_name = "N", default_value_t = 2_000_000,
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, allow_negative_numbers = true,
+          value_parser = super::whole(1, u64::MAX))]
     nodes: u64,
 
     /// Nodes for the search of the main line (the proof and the tsume
     /// answer) [default: 20 per node of the first proof, at least 5M;
     /// with --time, what the time allows]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::whole(1, u64::MAX))]
     main_nodes: Option<u64>,
 
     /// Seconds for each problem (a decimal, e.g. 0.5)
-    #[arg(long, value_name = "SECONDS", value_parser = super::solve::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          value_parser = super::solve::parse_seconds)]
     time: Option<Duration>,
 
     /// One JSON object per problem instead of the text report
@@ -181,11 +183,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             p.pos = rest_to_defender(p.pos.clone(), false);
         }
     }
-    let mut solver = Solver::try_new(args.hash.map_or_else(
-        || tsume::batch::default_hash_mb(1),
-        |mb| usize::try_from(mb).unwrap_or(usize::MAX),
-    ))
-    .map_err(|e| CliError::Input(format!("{e} (try a smaller --hash)")))?;
+    // The default takes what the system gives; a --hash it refuses is an
+    // error.
+    let mut solver = match args.hash {
+        None => Solver::new(tsume::batch::default_hash_mb(1)),
+        Some(mb) => Solver::try_new(usize::try_from(mb).unwrap_or(usize::MAX))
+            .map_err(|e| CliError::Input(format!("{e} (try a smaller --hash)")))?,
+    };
     let mut all_sound = true;
     for p in &problems {
         solver.clear();
