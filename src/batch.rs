@@ -256,6 +256,65 @@ where
     E: Send,
     F: FnMut(T, Answer<E>) -> Result<(), X>,
 {
+    let limits = &options.limits;
+    let mut summary = Summary::default();
+    let run = run_all(
+        problems,
+        options,
+        stop,
+        |solver, input| answer(solver, input, limits),
+        |tag, answer| {
+            summary.add(&answer);
+            on_result(tag, answer)
+        },
+    )?;
+    summary.jobs = run.jobs;
+    summary.stopped = run.stopped;
+    summary.wall_time = run.wall_time;
+    Ok(summary)
+}
+
+/// How a [`run_all`] went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Worker threads.
+    pub jobs: usize,
+    /// Whether it was stopped before the end of its input.
+    pub stopped: bool,
+    /// From its start to its end.
+    pub wall_time: Duration,
+}
+
+/// Runs `work` on each input on `options.jobs` worker threads, each with a
+/// solver of its own (a table of [`Options::hash_mb`], as [`solve_all`]
+/// makes them; `work` clears it when it needs an empty one), and calls
+/// `on_result` with each input's tag and output in input order, on the
+/// calling thread, as soon as the output and all before it are ready.
+/// [`solve_all`] is this with [`Solver::solve`]; `verify` runs
+/// [`crate::verify::verify`] on it.
+///
+/// Inputs are pulled on a thread of their own, at most
+/// [`IN_FLIGHT_PER_JOB`] per worker ahead of the outputs handed back.
+/// Setting `stop`, or an error from `on_result`, sets the stop flag of
+/// every worker's solver (the running searches end as stopped) and starts
+/// no other input; the outputs of the inputs started are handed back in
+/// order (none after an error), and the error is returned.
+pub fn run_all<T, In, Out, X, I, W, F>(
+    inputs: I,
+    options: &Options,
+    stop: &AtomicBool,
+    work: W,
+    mut on_result: F,
+) -> Result<Run, BatchError<X>>
+where
+    I: IntoIterator<Item = (T, In)>,
+    I::IntoIter: Send,
+    T: Send,
+    In: Send,
+    Out: Send,
+    W: Fn(&mut Solver, In) -> Out + Sync,
+    F: FnMut(T, Out) -> Result<(), X>,
+{
     let start = Instant::now();
     let jobs = options.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -281,7 +340,6 @@ where
         .iter()
         .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).stop_flag())
         .collect();
-    let limits = &options.limits;
     // Set when `stop` is seen or the callback fails.
     let halt = AtomicBool::new(false);
     let window = jobs.saturating_mul(IN_FLIGHT_PER_JOB);
@@ -289,35 +347,37 @@ where
     for _ in 0..window {
         let _ = credit_tx.send(());
     }
-    let (result_tx, result_rx) = channel::<(usize, T, Option<Answer<E>>)>();
+    let (result_tx, result_rx) = channel::<(usize, T, Option<Out>)>();
 
-    let mut summary = Summary {
-        jobs,
-        ..Summary::default()
-    };
     let mut failure = None;
     std::thread::scope(|scope| {
-        let (halt, solvers, pool) = (&halt, &solvers, &pool);
-        let mut problems = problems.into_iter();
+        let (halt, solvers, pool, work) = (&halt, &solvers, &pool, &work);
+        let mut inputs = inputs.into_iter();
         scope.spawn(move || {
             pool.in_place_scope(|tasks| {
                 for index in 0.. {
-                    // A credit per problem handed back bounds the read-ahead.
+                    // A credit per output handed back bounds the read-ahead.
                     if credit_rx.recv().is_err() || halt.load(Ordering::SeqCst) {
                         break;
                     }
-                    let Some((tag, input)) = problems.next() else {
+                    let Some((tag, input)) = inputs.next() else {
                         break;
                     };
                     let result_tx = result_tx.clone();
                     tasks.spawn(move |_| {
-                        let answer = if halt.load(Ordering::SeqCst) {
+                        let output = if halt.load(Ordering::SeqCst) {
                             None
                         } else {
                             let worker = rayon::current_thread_index().unwrap_or(0);
-                            Some(answer(&solvers[worker % solvers.len()], input, limits))
+                            // Only this worker uses its solver; a poisoned
+                            // lock (a panic in an earlier input) leaves a
+                            // table `work` may clear.
+                            let mut solver = solvers[worker % solvers.len()]
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner());
+                            Some(work(&mut solver, input))
                         };
-                        let _ = result_tx.send((index, tag, answer));
+                        let _ = result_tx.send((index, tag, output));
                     });
                 }
             });
@@ -330,17 +390,16 @@ where
         let mut pending = BTreeMap::new();
         loop {
             match result_rx.recv_timeout(Duration::from_millis(10)) {
-                Ok((index, tag, answer)) => {
-                    pending.insert(index, (tag, answer));
-                    while let Some((tag, answer)) = pending.remove(&next) {
+                Ok((index, tag, output)) => {
+                    pending.insert(index, (tag, output));
+                    while let Some((tag, output)) = pending.remove(&next) {
                         next += 1;
                         let _ = credit_tx.send(());
-                        let Some(answer) = answer else { continue };
+                        let Some(output) = output else { continue };
                         if failure.is_some() {
                             continue;
                         }
-                        summary.add(&answer);
-                        if let Err(x) = on_result(tag, answer) {
+                        if let Err(x) = on_result(tag, output) {
                             failure = Some(x);
                             halt.store(true, Ordering::SeqCst);
                         }
@@ -364,20 +423,19 @@ where
     if let Some(x) = failure {
         return Err(BatchError::Callback(x));
     }
-    summary.stopped = halt.load(Ordering::SeqCst);
-    summary.wall_time = start.elapsed();
-    Ok(summary)
+    Ok(Run {
+        jobs,
+        stopped: halt.load(Ordering::SeqCst),
+        wall_time: start.elapsed(),
+    })
 }
 
 /// Solves one input on `solver`, from an empty table.
-fn answer<E>(solver: &Mutex<Solver>, input: Result<Position, E>, limits: &Limits) -> Answer<E> {
+fn answer<E>(solver: &mut Solver, input: Result<Position, E>, limits: &Limits) -> Answer<E> {
     let position = match input {
         Ok(position) => position,
         Err(e) => return Answer::Unreadable(e),
     };
-    // Only this worker uses its solver; a poisoned lock (a panic in an
-    // earlier search) leaves a table that is cleared below anyway.
-    let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
     solver.clear();
     match solver.solve(&position, limits) {
         Ok(result) => Answer::Solved { position, result },
