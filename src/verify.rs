@@ -268,8 +268,10 @@ pub struct Finding {
     /// The move number (1 = the first move) where it happens; 0 for the
     /// problem as a whole.
     pub ply: usize,
-    /// The moves involved, from the position before move `ply`: the
-    /// alternative (or given) move and the line that follows it.
+    /// The moves involved, from the position before move `ply` (along the
+    /// main line; along the given solution for a
+    /// [`FindingKind::DepartsFromSolution`], which follows it up to there):
+    /// the alternative (or given) move and the line that follows it.
     pub moves: Vec<Move>,
     /// Plies of the line `moves` (the mate length it leads to).
     pub length: Option<u32>,
@@ -296,8 +298,51 @@ pub struct Report {
     /// Whether the main line's length is proven shortest.
     pub exact: bool,
     pub findings: Vec<Finding>,
+    /// Whether a given solution ([`Options::solution`]) is the answer;
+    /// `None` without one, or when the main line is not proven.
+    pub solution: Option<GivenSolution>,
     pub nodes: u64,
     pub elapsed: Duration,
+}
+
+/// What a verification says of the solution it was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GivenSolution {
+    /// It is the answer: the main line, or as good a line at each move.
+    Answer,
+    /// It is not the answer; `reason` says why (a shorter mate, where it
+    /// departs and why), from the findings.
+    NotAnswer { reason: String },
+}
+
+impl Report {
+    /// What the findings say of a given solution (see [`Report::solution`]).
+    fn judge_solution(&self) -> GivenSolution {
+        let mut reasons = Vec::new();
+        for f in &self.findings {
+            match f.kind {
+                FindingKind::ShorterMate => reasons.push(format!(
+                    "a shorter mate ({}): {}",
+                    f.moves.first().map_or(String::new(), Move::to_string),
+                    f.note
+                )),
+                FindingKind::DepartsFromSolution => reasons.push(format!(
+                    "at move {} ({}): {}",
+                    f.ply,
+                    f.moves.first().map_or(String::new(), Move::to_string),
+                    f.note
+                )),
+                _ => {}
+            }
+        }
+        if reasons.is_empty() {
+            GivenSolution::Answer
+        } else {
+            GivenSolution::NotAnswer {
+                reason: reasons.join("; "),
+            }
+        }
+    }
 }
 
 struct Verifier<'s> {
@@ -306,6 +351,15 @@ struct Verifier<'s> {
     deadline: Option<Instant>,
     nodes: u64,
     findings: Vec<Finding>,
+}
+
+/// `1 ply`, `3 plies`.
+fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
 }
 
 /// Verifies the problem `pos` (the attacker to move).
@@ -342,14 +396,21 @@ pub fn verify(
             } else {
                 Verdict::Unknown
             };
-            return Ok(Report {
+            let mut report = Report {
                 verdict,
                 main_line: Vec::new(),
                 exact: false,
                 findings: v.findings,
+                solution: None,
                 nodes: v.nodes,
                 elapsed: start.elapsed(),
-            });
+            };
+            if main == Solved::NoMate && options.solution.is_some() {
+                report.solution = Some(GivenSolution::NotAnswer {
+                    reason: "the attacker has no mate".to_string(),
+                });
+            }
+            return Ok(report);
         }
     };
     if exact {
@@ -373,14 +434,19 @@ pub fn verify(
     } else {
         Verdict::Sound
     };
-    Ok(Report {
+    let mut report = Report {
         verdict,
         main_line,
         exact,
         findings: v.findings,
+        solution: None,
         nodes: v.nodes,
         elapsed: start.elapsed(),
-    })
+    };
+    if exact && options.solution.is_some() {
+        report.solution = Some(report.judge_solution());
+    }
+    Ok(report)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -693,9 +759,9 @@ impl Verifier<'_> {
                 length: Some(line.len() as u32),
                 main_length: intended,
                 note: format!(
-                    "the given solution has {} moves; following it, the mate takes {}",
-                    given.len(),
-                    line.len()
+                    "the given solution has {}; following it, the mate takes {}",
+                    plies(given.len()),
+                    plies(line.len())
                 ),
             });
         }
@@ -732,15 +798,17 @@ impl Verifier<'_> {
             (
                 false,
                 format!(
-                    "{m}'s line can end with an empty hand too ({len} plies, read by the old convention): that convention plays {m} as well"
+                    "{m}'s line can end with an empty hand too ({}, read by the old convention): that convention plays {m} as well",
+                    plies(len)
                 ),
             )
         } else {
             (
                 true,
                 format!(
-                    "{m}'s line ends with the attacker holding {} (read by the old convention, {len} plies), the given one with an empty hand: by the old convention (変長駒余り, --defence empty-hand-first) the given defence is the main line",
-                    hand_text(hand)
+                    "{m}'s line ends with the attacker holding {} (read by the old convention, {}), the given one with an empty hand: by the old convention (変長駒余り, --defence empty-hand-first) the given defence is the main line",
+                    hand_text(hand),
+                    plies(len)
                 ),
             )
         }))

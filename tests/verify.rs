@@ -6,7 +6,7 @@ mod common;
 use tsume::core::{Move, Position};
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::{Limits, Solver, Within};
-use tsume::verify::{FindingKind, LongerBy, Options, Report, Verdict, verify};
+use tsume::verify::{FindingKind, GivenSolution, LongerBy, Options, Report, Verdict, verify};
 
 fn run(sfen: &str, options: Options) -> Report {
     let pos: Position = sfen.parse().unwrap();
@@ -105,6 +105,37 @@ fn a_given_solution_that_does_not_mate() {
     let f = &r.findings[0];
     assert_eq!((f.kind, f.ply), (FindingKind::DepartsFromSolution, 1));
     assert!(f.note.contains("does not mate"), "{}", f.note);
+}
+
+/// What the report says of a given solution: the answer, or not with the
+/// reason (a shorter mate beats it here: G*5b mates in one, the given
+/// G*4b 5a6a G*6b in three).
+#[test]
+fn a_given_solution_is_judged_the_answer_or_not_with_the_reason() {
+    let sfen = "4k4/9/3PPP3/9/9/9/9/9/9 b 2G2r2b2g4s4n4l15p 1";
+    let r = run(
+        sfen,
+        Options {
+            solution: Some(moves(sfen, "G*4b 5a6a G*6b")),
+            ..Options::default()
+        },
+    );
+    match &r.solution {
+        Some(GivenSolution::NotAnswer { reason }) => assert!(
+            reason.starts_with("a shorter mate (G*5b): mate in 1, shorter than the intended 3; at move 1 (G*4b): the given move mates in 3"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let r = run(
+        SOUND_ONE,
+        Options {
+            solution: Some(moves(SOUND_ONE, "G*5b")),
+            ..Options::default()
+        },
+    );
+    assert_eq!(r.solution, Some(GivenSolution::Answer));
+    assert_eq!(run(SOUND_ONE, Options::default()).solution, None);
 }
 
 #[test]

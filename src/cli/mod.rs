@@ -213,7 +213,8 @@ fn describe_position_error(what: &str, text: &str, e: &UsiPositionError) -> Stri
 /// The lines that show an input under an error message: an excerpt of
 /// `text` around `column` and a caret under the column when there is one.
 pub fn show_text(text: &str, column: Option<usize>) -> String {
-    let (shown, at) = input::excerpt(text.trim_end(), column);
+    // A TAB shown as one space keeps the caret under its column.
+    let (shown, at) = input::excerpt(&text.trim_end().replace('\t', " "), column);
     let mut lines = format!("\n  {shown}");
     if let Some(at) = at {
         lines.push_str(&format!("\n  {:>1$}", "^", at));

@@ -1,16 +1,22 @@
 //! `tsume verify`: is a composed problem sound?
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
+use tsume::batch::{self, BatchError};
 use tsume::core::{Move, Position};
-use tsume::input::ProblemLine;
+use tsume::input::{Line, LineReader, ProblemLine};
 use tsume::record::notation::japanese_line;
 use tsume::solver::Solver;
-use tsume::verify::{Finding, LongerBy, Options, Report, Verdict, verify};
+use tsume::verify::{
+    Finding, FindingKind, GivenSolution, LongerBy, Options, Report, Verdict, verify,
+};
 
 use super::record::{is_record_path, read_record, rest_to_defender};
 use super::{CliError, read_position};
@@ -28,8 +34,13 @@ use super::{CliError, read_position};
 ///   tsume verify <SFEN> --solution "G*5b"
 ///   tsume verify --file problems/tsumemi_samples.tsv --json
 ///
-/// A file has one problem per line: SFEN, then optionally a tab, the
-/// intended length, a tab and the intended solution in USI moves.
+/// A file (--file FILE, `-` for stdin) has one problem per line: the
+/// position (an SFEN or `position ... moves ...`), then optionally a tab,
+/// the intended length, a tab and the intended solution in USI moves; blank
+/// lines and lines starting with `#` are skipped. A line that cannot be
+/// read is reported with its line number and the others are verified
+/// (exit code 2). Problems are verified side by side on --jobs threads, the
+/// reports written in input order; a summary goes to stderr.
 ///
 /// A record file (.kif .kifu .ki2 .ki2u .csa, as the argument or --file)
 /// is one problem: its start position, with its moves as the intended
@@ -44,7 +55,7 @@ pub struct Args {
     #[arg(value_name = "SFEN")]
     position: Vec<String>,
 
-    /// Read problems from FILE, one per line
+    /// Read problems from FILE (`-`: stdin), one per line
     #[arg(long, value_name = "FILE")]
     file: Option<String>,
 
@@ -52,12 +63,13 @@ pub struct Args {
     #[arg(long, value_name = "MOVES")]
     solution: Option<String>,
 
-    /// The intended length in plies
-    #[arg(long, value_name = "N")]
+    /// The intended length in plies (odd: the attacker mates)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_length)]
     length: Option<u32>,
 
-    /// Most memory for the solver's table in megabytes (it grows to it
-    /// only as the searches need) [default: half the memory, 64 to 4096 MB]
+    /// Most memory for each worker's table in megabytes (it grows to it
+    /// only as the searches need) [default: half the memory split among the
+    /// workers, 64 to 4096 MB each]
     #[arg(long, value_name = "MB", allow_negative_numbers = true,
           value_parser = super::whole(1, 1 << 20))]
     hash: Option<u64>,
@@ -102,6 +114,25 @@ pub struct Args {
     /// the attacker's hand
     #[arg(long)]
     rest_to_defender: bool,
+
+    /// Worker threads verifying problems side by side [default: one per
+    /// core]
+    #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
+          hide_default_value = true, allow_negative_numbers = true,
+          value_parser = super::whole(1, 1024))]
+    jobs: u64,
+}
+
+/// `--length`: a whole number of plies, odd (the attacker mates) and
+/// positive.
+fn parse_length(s: &str) -> Result<u32, String> {
+    let n = super::whole(1, u64::from(u32::MAX))(s)?;
+    if n % 2 == 0 {
+        return Err(format!(
+            "{n} is even: a mate takes an odd number of plies (the attacker moves first and last)"
+        ));
+    }
+    Ok(n as u32)
 }
 
 /// Exit code when a problem is not sound.
@@ -112,6 +143,43 @@ struct Problem {
     pos: Position,
     solution: Option<Vec<Move>>,
     length: Option<u32>,
+}
+
+/// A line of the file that cannot be read, or a problem that cannot be
+/// verified (no king to mate).
+struct Bad {
+    origin: String,
+    /// The text as given, or the SFEN read.
+    text: String,
+    message: String,
+    /// 1-based character column in `text`, when the error has one.
+    column: Option<usize>,
+}
+
+/// What became of one problem.
+enum Verified {
+    Report(Box<(Problem, Report)>),
+    Bad(Bad),
+}
+
+/// The counts of a run, for the summary line.
+#[derive(Default)]
+struct Counts {
+    sound: u64,
+    flawed: u64,
+    no_mate: u64,
+    unknown: u64,
+    errors: u64,
+    nodes: u64,
+    time: Duration,
+    /// The origins of the first few bad problems.
+    bad: Vec<String>,
+}
+
+impl Counts {
+    fn done(&self) -> u64 {
+        self.sound + self.flawed + self.no_mate + self.unknown + self.errors
+    }
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
@@ -139,7 +207,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             length: args.length,
         });
     } else if !args.position.is_empty() {
-        let pos = read_position(&args.position, "the argument")?;
+        let pos =
+            read_position(&args.position, "the argument").map_err(|e| {
+                match super::file_hint(&args.position.join(" ")) {
+                    Some(hint) => CliError::Input(hint.replace("to solve", "to verify")),
+                    None => e,
+                }
+            })?;
         let solution = match &args.solution {
             Some(s) => Some(read_moves(&pos, s, "--solution")?),
             None => None,
@@ -151,47 +225,65 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             length: args.length,
         });
     }
-    if let Some(file) = args
-        .file
-        .as_ref()
-        .filter(|f| Some(f.as_str()) != record_path)
-    {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| CliError::Input(format!("cannot read {file}: {e}")))?;
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let origin = format!("{file}:{}", i + 1);
-            let row = ProblemLine::parse(line, false)
-                .map_err(|e| CliError::Input(format!("{origin}: {e}")))?;
-            problems.push(Problem {
-                origin,
-                pos: row.position.end,
-                solution: row.solution,
-                length: row.length,
-            });
-        }
-    }
-    if problems.is_empty() {
+    let file = args.file.as_deref().filter(|&f| Some(f) != record_path);
+    // Open the file before verifying anything, so that a wrong name fails
+    // at once.
+    let reader: Option<Box<dyn BufRead + Send>> = match file {
+        None => None,
+        Some("-") => Some(Box::new(BufReader::new(io::stdin()))),
+        Some(path) => Some(Box::new(BufReader::new(File::open(path).map_err(|e| {
+            CliError::Input(format!("cannot open the problem file {path}: {e}"))
+        })?))),
+    };
+    if problems.is_empty() && reader.is_none() {
         return Err(CliError::Input(
-            "no problem given: pass an SFEN or --file FILE".into(),
+            "no problem given: pass an SFEN, a record file, or --file FILE (`-`: stdin)".into(),
         ));
     }
-    if args.rest_to_defender {
-        for p in &mut problems {
+    let several = problems.len() > 1 || file.is_some();
+    let name = match file {
+        Some("-") => "stdin",
+        Some(f) => f,
+        None => "",
+    };
+    let read_error = Mutex::new(None);
+    let rows = reader
+        .into_iter()
+        .flat_map(LineReader::new)
+        .map_while(|line| match line {
+            Ok(line) => Some(line),
+            Err(e) => {
+                *read_error.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(format!("cannot read the problem file {name}: {e}"));
+                None
+            }
+        });
+    let inputs = problems
+        .into_iter()
+        .map(Ok)
+        .chain(rows.filter_map(|line| read_row(name, line)))
+        .map(|input| ((), input));
+    let rest = args.rest_to_defender;
+    let jobs = usize::try_from(args.jobs).unwrap_or(1);
+    let batch_options = batch::Options {
+        jobs: if several { jobs } else { 1 },
+        hash_mb: args.hash.map_or_else(
+            || batch::default_hash_mb(jobs),
+            |mb| usize::try_from(mb).unwrap_or(usize::MAX),
+        ),
+        // The default takes what the system gives; a --hash it refuses is
+        // an error.
+        hash_fallback: args.hash.is_none(),
+        limits: Default::default(),
+    };
+    let work = |solver: &mut Solver, input: Result<Problem, Bad>| {
+        let mut p = match input {
+            Ok(p) => p,
+            Err(bad) => return Verified::Bad(bad),
+        };
+        if rest {
             p.pos = rest_to_defender(p.pos.clone(), false);
         }
-    }
-    // The default takes what the system gives; a --hash it refuses is an
-    // error.
-    let mut solver = match args.hash {
-        None => Solver::new(tsume::batch::default_hash_mb(1)),
-        Some(mb) => Solver::try_new(usize::try_from(mb).unwrap_or(usize::MAX))
-            .map_err(|e| CliError::Input(format!("{e} (try a smaller --hash)")))?,
-    };
-    let mut all_sound = true;
-    for p in &problems {
         solver.clear();
         let options = Options {
             solution: p.solution.clone(),
@@ -202,16 +294,152 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             useless_rule: args.useless_rule,
             defence: args.defence,
         };
-        let report = verify(&mut solver, &p.pos, &options)
-            .map_err(|e| CliError::Input(format!("{}: {e}", p.origin)))?;
-        all_sound &= report.verdict == Verdict::Sound;
-        if args.json {
-            write_json(out, p, &report)?;
-        } else {
-            write_text(out, p, &report)?;
+        match verify(solver, &p.pos, &options) {
+            Ok(report) => Verified::Report(Box::new((p, report))),
+            Err(e) => Verified::Bad(Bad {
+                origin: p.origin,
+                text: p.pos.to_string(),
+                message: e.to_string(),
+                column: None,
+            }),
         }
+    };
+    let mut counts = Counts::default();
+    let json = args.json;
+    let run = batch::run_all(
+        inputs,
+        &batch_options,
+        &AtomicBool::new(false),
+        work,
+        |(), v| {
+            match v {
+                Verified::Report(done) => {
+                    let (p, report) = *done;
+                    counts.nodes += report.nodes;
+                    counts.time += report.elapsed;
+                    match report.verdict {
+                        Verdict::Sound => counts.sound += 1,
+                        Verdict::Flawed => counts.flawed += 1,
+                        Verdict::NoMate => counts.no_mate += 1,
+                        Verdict::Unknown => counts.unknown += 1,
+                    }
+                    if json {
+                        write_json(out, &p, &report)?;
+                    } else {
+                        write_text(out, &p, &report)?;
+                    }
+                }
+                Verified::Bad(bad) => {
+                    counts.errors += 1;
+                    if counts.bad.len() < 10 {
+                        counts.bad.push(bad.origin.clone());
+                    }
+                    if json {
+                        write_json_error(out, &bad)?;
+                    } else {
+                        let mut msg = format!("error: {}: {}", bad.origin, bad.message);
+                        if !bad.text.is_empty() {
+                            msg.push_str(&super::show_text(&bad.text, bad.column));
+                        }
+                        let _ = writeln!(io::stderr(), "{msg}");
+                    }
+                }
+            }
+            out.flush()?;
+            Ok::<(), CliError>(())
+        },
+    );
+    let run = match run {
+        Ok(run) => run,
+        Err(BatchError::Callback(e)) => return Err(e),
+        Err(e @ BatchError::Threads { .. }) => {
+            return Err(CliError::Input(format!("{e} (try a smaller --jobs)")));
+        }
+        Err(e @ BatchError::Table { .. }) => {
+            return Err(CliError::Input(format!(
+                "{e} (try a smaller --hash or --jobs)"
+            )));
+        }
+    };
+    let read_error = read_error.into_inner().unwrap_or_else(|e| e.into_inner());
+    if several || read_error.is_some() {
+        let _ = writeln!(
+            io::stderr(),
+            "summary: sound {}, flawed {}, no mate {}, unknown {}, errors {}, nodes {}, search time {:.3} s, wall time {:.3} s, jobs {}",
+            counts.sound,
+            counts.flawed,
+            counts.no_mate,
+            counts.unknown,
+            counts.errors,
+            counts.nodes,
+            counts.time.as_secs_f64(),
+            run.wall_time.as_secs_f64(),
+            run.jobs
+        );
     }
-    Ok(all_sound)
+    if let Some(e) = read_error {
+        return Err(CliError::Input(e));
+    }
+    if counts.errors > 0 {
+        let mut which = counts.bad.join(", ");
+        if counts.errors > counts.bad.len() as u64 {
+            which.push_str(&format!(
+                " and {} more",
+                counts.errors - counts.bad.len() as u64
+            ));
+        }
+        return Err(CliError::Input(format!(
+            "{} of {} problems could not be read or verified: {which}",
+            counts.errors,
+            counts.done()
+        )));
+    }
+    Ok(counts.sound == counts.done())
+}
+
+/// A line of the problem file `name` as a problem: `None` for a blank line
+/// or a comment.
+fn read_row(name: &str, line: Line) -> Option<Result<Problem, Bad>> {
+    let origin = format!("{name}:{}", line.number);
+    let text = match line.text {
+        Ok(text) => text,
+        Err(e) => {
+            return Some(Err(Bad {
+                origin,
+                text: e.start().to_string(),
+                message: e.to_string(),
+                column: None,
+            }));
+        }
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return None;
+    }
+    let bad = |message: String, column: Option<usize>| Bad {
+        origin: origin.clone(),
+        text: text.clone(),
+        message,
+        column,
+    };
+    let row = match ProblemLine::parse(&text, false) {
+        Ok(row) => row,
+        Err(e) => return Some(Err(bad(e.to_string(), e.column()))),
+    };
+    if let Some(n) = row.length
+        && n % 2 == 0
+    {
+        return Some(Err(bad(
+            format!("the length {n} is even: a mate takes an odd number of plies"),
+            None,
+        )));
+    }
+    Some(Ok(Problem {
+        origin,
+        pos: row.position.end,
+        solution: row.solution,
+        length: row.length,
+    }))
 }
 
 /// Reads USI moves played one after the other from `pos`.
@@ -253,22 +481,50 @@ fn usi(moves: &[Move]) -> Vec<String> {
     moves.iter().map(|m| m.to_string()).collect()
 }
 
-/// Where a finding's moves start: before the move it names, except for a
-/// departure past the main line's end (then the moves are main-line moves).
-fn finding_japanese(root: &Position, report: &Report, f: &Finding) -> String {
-    let before = position_before(root, &report.main_line, f.ply);
-    japanese_line(&before, &f.moves, None).unwrap_or_default()
+/// `1 ply`, `3 plies`.
+fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// The finding's moves in Japanese notation, from the position before the
+/// move it names (同 when the first goes where the move before went): along
+/// the main line, or along the given solution for a departure from it (the
+/// line the finding's moves start from).
+fn finding_japanese(p: &Problem, report: &Report, f: &Finding) -> String {
+    let line = match (&p.solution, f.kind) {
+        (Some(given), FindingKind::DepartsFromSolution) => given,
+        _ => &report.main_line,
+    };
+    let before = position_before(&p.pos, line, f.ply);
+    // The move before it, for 同 (the same square).
+    let previous_to = f
+        .ply
+        .checked_sub(2)
+        .and_then(|i| line.get(i))
+        .map(|m| m.to());
+    japanese_line(&before, &f.moves, previous_to).unwrap_or_default()
 }
 
 fn write_text(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), CliError> {
     writeln!(out, "== {} ==", p.origin)?;
     writeln!(out, "sfen {}", p.pos)?;
     writeln!(out, "verdict {}", verdict_text(report.verdict))?;
+    match &report.solution {
+        Some(GivenSolution::Answer) => writeln!(out, "the given solution is the answer")?,
+        Some(GivenSolution::NotAnswer { reason }) => {
+            writeln!(out, "the given solution is not the answer: {reason}")?
+        }
+        None => {}
+    }
     if !report.main_line.is_empty() {
         writeln!(
             out,
-            "main line {} plies{}",
-            report.main_line.len(),
+            "main line {}{}",
+            plies(report.main_line.len()),
             if report.exact {
                 ""
             } else {
@@ -297,7 +553,7 @@ fn write_text(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
                 out,
                 "    usi {}\n    japanese {}",
                 usi(&f.moves).join(" "),
-                finding_japanese(&p.pos, report, f)
+                finding_japanese(p, report, f)
             )?;
         }
     }
@@ -332,6 +588,12 @@ struct JsonReport {
     origin: String,
     sfen: String,
     verdict: &'static str,
+    /// With a given solution, when the main line is proven: whether it is
+    /// the answer, and why not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution_is_answer: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution_note: Option<String>,
     length: usize,
     exact: bool,
     main_line: Vec<String>,
@@ -341,11 +603,42 @@ struct JsonReport {
     millis: u64,
 }
 
+/// A problem that could not be read or verified.
+#[derive(Serialize)]
+struct JsonError {
+    origin: String,
+    /// The text as given (at most 80 characters of it).
+    sfen: String,
+    verdict: &'static str,
+    error: String,
+}
+
+fn write_json_error(out: &mut dyn Write, bad: &Bad) -> Result<(), CliError> {
+    let record = JsonError {
+        origin: bad.origin.clone(),
+        sfen: tsume::input::quote(&bad.text),
+        verdict: "error",
+        error: format!("{}: {}", bad.origin, bad.message),
+    };
+    let text = serde_json::to_string(&record)
+        .map_err(|e| CliError::Io(std::io::Error::other(format!("JSON: {e}"))))?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
 fn write_json(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), CliError> {
     let record = JsonReport {
         origin: p.origin.clone(),
         sfen: p.pos.to_string(),
         verdict: verdict_text(report.verdict),
+        solution_is_answer: report
+            .solution
+            .as_ref()
+            .map(|s| *s == GivenSolution::Answer),
+        solution_note: match &report.solution {
+            Some(GivenSolution::NotAnswer { reason }) => Some(reason.clone()),
+            _ => None,
+        },
         length: report.main_line.len(),
         exact: report.exact,
         main_line: usi(&report.main_line),
@@ -359,7 +652,7 @@ fn write_json(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
                 minor: f.kind.is_minor(),
                 ply: f.ply,
                 moves: usi(&f.moves),
-                moves_japanese: finding_japanese(&p.pos, report, f),
+                moves_japanese: finding_japanese(p, report, f),
                 length: f.length,
                 main_length: f.main_length,
                 note: f.note.clone(),

@@ -1,0 +1,247 @@
+//! `tsume verify` as dependable as `solve`: problems from a file or stdin,
+//! a bad row reported with its line number while the others are verified,
+//! a summary, `--jobs`, `--length` checked, and what it says of a given
+//! solution (issue 31 item 6).
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Mate in 1: G*5b.
+const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+/// Mate in 5 (misc_small.tsv): G*5a 6a5a 2d5a+ 4a5a G*5b.
+const MATE5: &str = "3g1ks2/6g2/4S4/7B1/9/9/9/9/9 b G2rbg2s4n4l18p 1";
+/// G*5b mates in one (and leaves a gold); G*4b 5a6a G*6b mates in three.
+const TWO_GOLDS: &str = "4k4/9/3PPP3/9/9/9/9/9/9 b 2G2r2b2g4s4n4l15p 1";
+
+fn verify(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tsume"))
+        .arg("verify")
+        .args(["--hash", "16"])
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tsume binary runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn records(out: &Output) -> Vec<Value> {
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// The rows of a problem file: sound, a bad SFEN, an even length, a given
+/// solution that does not mate, a comment and a blank line, an illegal
+/// move in the solution, sound again.
+fn rows() -> String {
+    format!(
+        "{MATE1}\t1\tG*5b\n4k4/9/4x4/9/9/9/9/9/9 b G 1\t1\n{MATE1}\t2\n{MATE1}\t1\tG*4b\n\n\
+         # a comment\n{MATE1}\t1\tG*5b 5a5b\n{MATE5}\t5\n"
+    )
+}
+
+#[test]
+fn rows_from_stdin_bad_rows_in_their_place_and_a_summary() {
+    let out = verify(&["--file", "-", "--json"], Some(&rows()));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let r = records(&out);
+    let summary: Vec<(&str, &str)> = r
+        .iter()
+        .map(|r| {
+            (
+                r["origin"].as_str().unwrap(),
+                r["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("stdin:1", "sound"),
+            ("stdin:2", "error"),
+            ("stdin:3", "error"),
+            ("stdin:4", "flawed"),
+            ("stdin:7", "error"),
+            ("stdin:8", "sound"),
+        ]
+    );
+    let error = |i: usize| r[i]["error"].as_str().unwrap().to_string();
+    assert!(
+        error(1).contains("stdin:2: bad SFEN: unknown letter `x` at column 8"),
+        "{}",
+        error(1)
+    );
+    assert!(error(2).contains("the length 2 is even"), "{}", error(2));
+    assert!(
+        error(4).contains("move 2 of the solution (column 51): `5a5b` is not legal"),
+        "{}",
+        error(4)
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("summary: sound 2, flawed 1, no mate 0, unknown 0, errors 3, nodes "),
+        "{err}"
+    );
+    assert!(
+        err.contains("3 of 6 problems could not be read or verified: stdin:2, stdin:3, stdin:7"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_same_reports_whatever_the_jobs() {
+    let dir = std::env::temp_dir().join(format!("tsume-cli-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rows.tsv");
+    std::fs::write(&file, rows().repeat(3)).unwrap();
+    let path = file.to_str().unwrap();
+    let strip = |out: &Output| {
+        records(out)
+            .into_iter()
+            .map(|mut r| {
+                r.as_object_mut().unwrap().remove("millis");
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = verify(&["--file", path, "--json", "--jobs", "1"], None);
+    let two = verify(&["--file", path, "--json", "--jobs", "2"], None);
+    assert_eq!(strip(&one).len(), 18);
+    assert_eq!(strip(&one), strip(&two));
+    assert!(
+        text(&two.stderr).contains("jobs 2"),
+        "{}",
+        text(&two.stderr)
+    );
+    // The text report: errors on stderr with their line and a caret.
+    let out = verify(&["--file", path], None);
+    let err = text(&out.stderr);
+    assert!(err.contains(&format!("error: {path}:2: bad SFEN")), "{err}");
+    assert!(err.contains("\n         ^\n"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_length_must_be_odd_and_positive() {
+    for (length, said) in [
+        ("0", "0 is too small: it must be at least 1"),
+        ("2", "2 is even: a mate takes an odd number of plies"),
+        ("-1", "`-1` is negative: it must be at least 1"),
+    ] {
+        let out = verify(&[MATE1, "--length", length], None);
+        assert_eq!(out.status.code(), Some(2), "{length}");
+        assert!(out.stdout.is_empty(), "{length}");
+        assert!(
+            text(&out.stderr).contains(said),
+            "{length}: {}",
+            text(&out.stderr)
+        );
+    }
+    // An odd length longer than the mate: 早詰.
+    let out = verify(&[MATE1, "--length", "3", "--json"], None);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(records(&out)[0]["findings"][0]["kind"], "shorter-mate");
+}
+
+/// A given solution that a shorter mate beats is "not the answer", with
+/// the reason; the answer itself is "the answer".
+#[test]
+fn what_verify_says_of_a_given_solution() {
+    let out = verify(&[TWO_GOLDS, "--solution", "G*4b 5a6a G*6b"], None);
+    assert_eq!(out.status.code(), Some(3));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains(
+            "the given solution is not the answer: a shorter mate (G*5b): mate in 1, shorter than the intended 3; \
+             at move 1 (G*4b): the given move mates in 3, but G*5b mates in 1"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("main line 1 ply\n"), "{report}");
+    let out = verify(&[TWO_GOLDS, "--solution", "G*4b 5a6a G*6b", "--json"], None);
+    let r = &records(&out)[0];
+    assert_eq!(r["solution_is_answer"], false, "{r}");
+    assert!(
+        r["solution_note"]
+            .as_str()
+            .unwrap()
+            .starts_with("a shorter mate (G*5b)"),
+        "{r}"
+    );
+    let out = verify(
+        &[MATE5, "--solution", "G*5a 6a5a 2d5a+ 4a5a G*5b", "--json"],
+        None,
+    );
+    let r = &records(&out)[0];
+    assert_eq!(r["solution_is_answer"], true, "{r}");
+    assert!(r.get("solution_note").is_none(), "{r}");
+    // No solution given: nothing said of one.
+    let r = &records(&verify(&[MATE5, "--json"], None))[0];
+    assert!(r.get("solution_is_answer").is_none(), "{r}");
+}
+
+/// A departure's moves are written in Japanese from the position where the
+/// given solution leaves the main line (they were blank when the main line
+/// had gone another way before), and a count of one is "1 ply".
+#[test]
+fn a_departure_shows_its_moves_in_japanese_and_counts_plies() {
+    // tsumemi 3te/9.kif: the published G*3c is as good as 3a4b+ (both
+    // mate in 5), so the line follows it; at move 2 the published 3b3c is
+    // shorter than 3b3a.
+    let sfen = "6B2/5pk1b/7P1/5R3/9/9/9/9/9 b Gr3g4s4n4l16p 1";
+    let out = verify(
+        &[
+            sfen,
+            "--solution",
+            "G*3c 3b3c 3a2b+",
+            "--json",
+            "--nodes",
+            "20000",
+        ],
+        None,
+    );
+    let r = &records(&out)[0];
+    let departs = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "departs-from-solution")
+        .unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(departs["ply"], 2, "{departs}");
+    assert_eq!(departs["moves_japanese"], "△同　玉", "{departs}");
+    // A given solution that stops short of the mate.
+    let out = verify(&[MATE5, "--solution", "G*5a", "--json"], None);
+    let r = &records(&out)[0];
+    let note = r["findings"][0]["note"].as_str().unwrap();
+    assert_eq!(
+        note, "the given solution has 1 ply; following it, the mate takes 5 plies",
+        "{r}"
+    );
+    assert_eq!(
+        r["findings"][0]["moves_japanese"], "△同　金 ▲同　角成 △同　玉 ▲５二金",
+        "{r}"
+    );
+}
