@@ -504,12 +504,18 @@ fn solve_reads_kif_and_csa_files() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
-    for l in lines {
+    for (l, file) in lines.iter().zip(["problems/kif/3te/1.kif", csa_arg]) {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         assert_eq!(v["result"], "mate");
         assert_eq!(v["length"], 3);
         assert_eq!(v["sfen"], record.start.to_string());
+        // Which file each result is for.
+        assert_eq!(v["origin"], file, "{v}");
     }
+    let o = tsume(&["solve", "problems/kif/3te/1.kif", csa_arg]);
+    let text = stdout(&o);
+    assert!(text.starts_with("== problems/kif/3te/1.kif ==\n"), "{text}");
+    assert!(text.contains(&format!("\n== {csa_arg} ==\n")), "{text}");
     // --file with a record file works as an argument does.
     let o = tsume(&["solve", "--file", "problems/kif/1te/1.kif"]);
     assert!(stdout(&o).contains("mate in 1"), "{}", stdout(&o));

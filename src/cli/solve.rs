@@ -240,6 +240,9 @@ struct Bad {
 struct JsonRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
+    /// The record file the problem came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<String>,
     sfen: String,
     result: &'static str,
     length: Option<usize>,
@@ -376,7 +379,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if text_on_terminal || !json && !matches!(answer, Answer::Solved { .. }) {
             bar.clear();
         }
-        let written = report(out, origin, answer, json, &mut bad);
+        // A record file's results say which file they are for.
+        let record = match origin {
+            Origin::Arg(n) => arg_problems
+                .get(n - 1)
+                .map(String::as_str)
+                .filter(|t| is_record_path(t)),
+            Origin::Line(_) => None,
+        };
+        let written = report(out, origin, record, answer, json, &mut bad);
         if written.is_err() {
             give_up.store(true, Ordering::SeqCst);
         }
@@ -433,6 +444,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 fn report(
     out: &mut dyn Write,
     origin: Origin,
+    record: Option<&str>,
     answer: Answer<BadProblem>,
     json: bool,
     bad: &mut Bad,
@@ -440,9 +452,11 @@ fn report(
     let problem = match answer {
         Answer::Solved { position, result } => {
             if json {
-                write_json(out, &json_result(origin, &position, &result))?;
+                let mut r = json_result(origin, &position, &result);
+                r.origin = record.map(str::to_string);
+                write_json(out, &r)?;
             } else {
-                write_report(out, origin, &position, &result)?;
+                write_report(out, origin, record, &position, &result)?;
             }
             None
         }
@@ -461,7 +475,9 @@ fn report(
             bad.shown.push(problem.origin.describe());
         }
         if json {
-            write_json(out, &json_error(&problem))?;
+            let mut r = json_error(&problem);
+            r.origin = record.map(str::to_string);
+            write_json(out, &r)?;
         } else {
             report_error(&problem);
         }
@@ -759,6 +775,7 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
     };
     JsonRecord {
         line: origin.line(),
+        origin: None,
         sfen: pos.to_string(),
         result: name,
         length: moves.map(|m| m.len()),
@@ -782,6 +799,7 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
 fn json_error(bad: &BadProblem) -> JsonRecord {
     JsonRecord {
         line: bad.origin.line(),
+        origin: None,
         sfen: input::quote(&bad.text),
         result: "error",
         length: None,
@@ -803,13 +821,19 @@ fn write_json(out: &mut dyn Write, record: &JsonRecord) -> Result<(), CliError> 
     Ok(())
 }
 
+/// The text report of a problem solved; its header names the record file
+/// it came from (`record`), else its place among the arguments or lines.
 fn write_report(
     out: &mut dyn Write,
     origin: Origin,
+    record: Option<&str>,
     pos: &Position,
     result: &SolveResult,
 ) -> io::Result<()> {
-    writeln!(out, "== {} ==", origin.describe())?;
+    match record {
+        Some(path) => writeln!(out, "== {} ==", input::quote(path))?,
+        None => writeln!(out, "== {} ==", origin.describe())?,
+    }
     write!(out, "{}", pos.diagram())?;
     writeln!(out, "sfen {pos}")?;
     match &result.outcome {
