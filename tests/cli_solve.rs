@@ -766,3 +766,35 @@ fn the_default_hash_gives_way_to_a_memory_limit() {
         );
     }
 }
+
+/// An error quotes at most about 80 characters of the text it is about,
+/// however long the argument.
+#[test]
+fn long_arguments_are_quoted_short() {
+    let junk: String = (0..50_000)
+        .map(|i| char::from(b"abcxyz/9+*-"[i % 11]))
+        .collect();
+    let moves = format!("position startpos moves 7g7f {junk}");
+    for args in [
+        &["solve", junk.as_str()][..],
+        &["solve", MATE1, "--useless-rule", &junk],
+        &["solve", MATE1, "--defence", &junk],
+        &["solve", MATE1, "--nodes", &junk],
+        &["solve", MATE1, "--time", &junk],
+        &["verify", MATE1, "--solution", &junk],
+        &["verify", junk.as_str()],
+        &["moves", junk.as_str()],
+        &["game", &moves],
+        &["solve", &moves],
+    ] {
+        let out = tsume().args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{:?}", &args[..1]);
+        let err = stderr(&out);
+        assert!(
+            err.len() < 1200,
+            "{:?}: {} bytes: {err}",
+            &args[..1],
+            err.len()
+        );
+    }
+}

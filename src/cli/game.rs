@@ -82,7 +82,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 None => (h.position(), 0),
                 Some(_) => {
                     return Err(CliError::Input(format!(
-                        "with --handicap, give only the moves (`moves 5a4b 7g7f ...`), not a position: {text}"
+                        "with --handicap, give only the moves (`moves 5a4b 7g7f ...`), not a position: {}",
+                        tsume::input::quote(&text)
                     )));
                 }
             }
@@ -105,14 +106,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut game = Game::new(start);
     for (n, &(column, _, word)) in words[first_move..].iter().enumerate() {
         let number = n + 1;
-        let at = || format!("move {number} `{word}` (column {column})");
-        let m: Move = word
-            .parse()
-            .map_err(|e| CliError::Input(format!("{}: {e}\n  {text}", at())))?;
+        let at = || {
+            format!(
+                "move {number} `{}` (column {column})",
+                tsume::input::quote(word)
+            )
+        };
+        let m: Move = word.parse().map_err(|e| {
+            CliError::Input(format!(
+                "{}: {e}{}",
+                at(),
+                super::show_text(&text, Some(column))
+            ))
+        })?;
         if let Some(o) = game.outcome() {
             return Err(CliError::Input(format!(
-                "{} comes after the end of the game ({o})\n  {text}",
-                at()
+                "{} comes after the end of the game ({o}){}",
+                at(),
+                super::show_text(&text, Some(column))
             )));
         }
         // Only an ended game refuses a move, and that was tested above.

@@ -23,6 +23,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use tsume::core::{Position, UsiPositionError};
 use tsume::input;
+use tsume::solver::defence::DefenceChoice;
+use tsume::solver::interposition::UselessRule;
 
 /// A tsume-shogi (shogi mate problem) solver.
 ///
@@ -130,37 +132,103 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// A clap value parser from a function whose error says what is wrong:
+/// the message quotes at most [`input::QUOTE_CHARS`] characters of the
+/// value (clap's own would echo a 100 KB argument whole).
+#[derive(Clone)]
+pub struct Checked<F>(pub F);
+
+impl<T, F> clap::builder::TypedValueParser for Checked<F>
+where
+    F: Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static,
+    T: Clone + Send + Sync + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let name = arg.map_or_else(|| "the value".to_string(), |a| format!("'{a}'"));
+        let text = value.to_string_lossy();
+        (self.0)(&text).map_err(|why| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!(
+                    "invalid value '{}' for {name}: {why}\n",
+                    input::quote(&text)
+                ),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
 /// A clap parser of whole numbers from `min` to `max`, for an argument
 /// with `allow_negative_numbers = true`: a negative number is read as a
 /// value (clap would take `-1` for an option and suggest `-- -1`) and told
 /// to be at least `min`.
-pub fn whole(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
-    move |s: &str| {
-        let t = s.trim();
-        if let Some(digits) = t.strip_prefix('-')
-            && !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
-        {
-            return Err(format!("`{t}` is negative: it must be at least {min}"));
-        }
-        let n: u64 = t.parse().map_err(|_| {
-            if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-                format!(
-                    "`{}` is too large: it must be at most {max}",
-                    input::quote(t)
-                )
-            } else {
-                format!("`{}` is not a whole number", input::quote(t))
-            }
-        })?;
-        if n < min {
-            return Err(format!("{n} is too small: it must be at least {min}"));
-        }
-        if n > max {
-            return Err(format!("{n} is too large: it must be at most {max}"));
-        }
-        Ok(n)
+pub fn whole(
+    min: u64,
+    max: u64,
+) -> Checked<impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static> {
+    Checked(move |s: &str| whole_number(s, min, max))
+}
+
+pub fn whole_number(s: &str, min: u64, max: u64) -> Result<u64, String> {
+    let t = s.trim();
+    if let Some(digits) = t.strip_prefix('-')
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(format!(
+            "`{}` is negative: it must be at least {min}",
+            input::quote(t)
+        ));
     }
+    let n: u64 = t.parse().map_err(|_| {
+        if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+            format!(
+                "`{}` is too large: it must be at most {max}",
+                input::quote(t)
+            )
+        } else {
+            format!("`{}` is not a whole number", input::quote(t))
+        }
+    })?;
+    if n < min {
+        return Err(format!("{n} is too small: it must be at least {min}"));
+    }
+    if n > max {
+        return Err(format!("{n} is too large: it must be at most {max}"));
+    }
+    Ok(n)
+}
+
+/// `--useless-rule`: one of the solver's rules, by name.
+pub fn useless_rule(s: &str) -> Result<UselessRule, String> {
+    s.trim().parse().map_err(|_| {
+        let names: Vec<&str> = UselessRule::ALL.iter().map(|r| r.name()).collect();
+        format!(
+            "unknown rule for useless interpositions `{}` (expected {})",
+            input::quote(s),
+            names.join(", ")
+        )
+    })
+}
+
+/// `--defence`: one of the choices of defence, by name.
+pub fn defence_choice(s: &str) -> Result<DefenceChoice, String> {
+    s.trim().parse().map_err(|_| {
+        let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "unknown choice of defence `{}` (expected {})",
+            input::quote(s),
+            names.join(", ")
+        )
+    })
 }
 
 /// For an argument that is no position: when it names a file (one word

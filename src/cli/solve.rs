@@ -125,7 +125,7 @@ pub struct Args {
     nodes: Option<u64>,
 
     /// Stop each search after this many seconds (a decimal, e.g. 0.5)
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::Checked(parse_seconds))]
     time: Option<Duration>,
 
     /// One JSON object per problem and line, instead of the text report
@@ -151,7 +151,8 @@ pub struct Args {
     /// the attacker still mates within the defender's other defences) or
     /// piece-unused (the looser rule: it mates as quickly with the piece
     /// set aside as with it in hand)
-    #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences)]
+    #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences,
+          value_parser = super::Checked(super::useless_rule))]
     useless_rule: UselessRule,
 
     /// Which defence the main line follows: longest (today's rule; among
@@ -159,7 +160,8 @@ pub struct Args {
     /// empty-hand-first (the convention of old collections: the longest
     /// among the defences whose line ends with the attacker's hand empty,
     /// a longer one that leaves pieces in hand being a side line, 変長駒余り)
-    #[arg(long, value_name = "CHOICE", default_value_t = DefenceChoice::Longest)]
+    #[arg(long, value_name = "CHOICE", default_value_t = DefenceChoice::Longest,
+          value_parser = super::Checked(super::defence_choice))]
     defence: DefenceChoice,
 
     /// Give the defender every piece that is neither on the board nor in

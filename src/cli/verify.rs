@@ -64,7 +64,7 @@ pub struct Args {
     solution: Option<String>,
 
     /// The intended length in plies (odd: the attacker mates)
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_length)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = super::Checked(parse_length))]
     length: Option<u32>,
 
     /// Most memory for each worker's table in megabytes (it grows to it
@@ -88,7 +88,7 @@ pub struct Args {
 
     /// Seconds for each problem (a decimal, e.g. 0.5)
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
-          value_parser = super::solve::parse_seconds)]
+          value_parser = super::Checked(super::solve::parse_seconds))]
     time: Option<Duration>,
 
     /// One JSON object per problem instead of the text report
@@ -100,14 +100,16 @@ pub struct Args {
     /// the attacker still mates within the defender's other defences) or
     /// piece-unused (the looser rule: it mates as quickly with the piece
     /// set aside as with it in hand)
-    #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences)]
+    #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences,
+          value_parser = super::Checked(super::useless_rule))]
     useless_rule: UselessRule,
 
     /// Which defence the main line follows: longest (today's rule) or
     /// empty-hand-first (old collections: a longer side line that leaves
     /// the attacker pieces in hand is reported as longer-side-line, 変長駒余り,
     /// and the main line keeps to the longest that uses every piece)
-    #[arg(long, value_name = "CHOICE", default_value_t = DefenceChoice::Longest)]
+    #[arg(long, value_name = "CHOICE", default_value_t = DefenceChoice::Longest,
+          value_parser = super::Checked(super::defence_choice))]
     defence: DefenceChoice,
 
     /// Give the defender every piece that is neither on the board nor in
@@ -126,7 +128,7 @@ pub struct Args {
 /// `--length`: a whole number of plies, odd (the attacker mates) and
 /// positive.
 fn parse_length(s: &str) -> Result<u32, String> {
-    let n = super::whole(1, u64::from(u32::MAX))(s)?;
+    let n = super::whole_number(s, 1, u64::from(u32::MAX))?;
     if n % 2 == 0 {
         return Err(format!(
             "{n} is even: a mate takes an odd number of plies (the attacker moves first and last)"
@@ -449,8 +451,9 @@ fn read_moves(pos: &Position, text: &str, what: &str) -> Result<Vec<Move>, CliEr
     for (i, word) in text.split_whitespace().enumerate() {
         let m = p.parse_move(word).map_err(|e| {
             CliError::Input(format!(
-                "{what}: move {} `{word}` of the solution: {e}",
-                i + 1
+                "{what}: move {} `{}` of the solution: {e}",
+                i + 1,
+                tsume::input::quote(word)
             ))
         })?;
         p.do_move(m);
