@@ -62,8 +62,8 @@ fn millis(ms: u64) -> Duration {
 /// Every `go` is answered, in the order the `go`s came: one that cannot be
 /// read (or finds no position to search) with an `info string error` and
 /// `checkmate timeout` / `bestmove resign`. A `go` that comes while a
-/// search runs waits for it when it has a time or node limit, and stops it
-/// (it answers) when it has none. `quit` and the end of the input do the
+/// search runs waits for it when it has a limit (time, nodes or depth),
+/// and stops it (it answers) when it has none. `quit` and the end of the input do the
 /// same: a search with a limit is finished and answered, one without is
 /// stopped and answered, then the session ends.
 ///
