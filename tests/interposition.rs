@@ -333,3 +333,46 @@ fn by_the_piece_unused_rule_only_the_use_of_the_piece_counts() {
     let sfen = "9/9/9/9/9/7np/8k/8B/7LR b rb4g4s3n3l17p 1";
     assert_eq!(solve(sfen, &unused).1, ["1h6c+", "2f1h+", "6c2g"]);
 }
+
+/// By `UselessRule::Never` every interposition counts, as in game analysis
+/// and other mate engines: on the short problems of three sets the answer
+/// is the plain shortest mate of the exhaustive search, its line ends in
+/// checkmate on the board, and it is never shorter than by this crate's
+/// rule (some are longer: a drop that rule leaves out counts here).
+#[test]
+fn by_the_rule_none_every_interposition_counts() {
+    use tsume::core::Color;
+    use tsume::solver::interposition::UselessRule;
+    use tsume::solver::is_mating_line;
+    let (mut compared, mut longer) = (0, 0);
+    for pos in short_problems(150) {
+        let Some(expected) = shortest_mate(&pos, 7) else {
+            continue;
+        };
+        let mut solver = Solver::new(16);
+        let solve = |solver: &mut Solver, useless_rule| {
+            let limits = Limits {
+                nodes: Some(2_000_000),
+                useless_rule,
+                ..Limits::default()
+            };
+            let r = solver.solve(&pos, &limits).unwrap();
+            assert!(r.exact, "{pos}: {useless_rule} not exact");
+            match r.outcome {
+                Outcome::Mate { moves } => moves,
+                other => panic!("{pos}: {other:?}"),
+            }
+        };
+        let none = solve(&mut solver, UselessRule::Never);
+        let attacker: Color = pos.side_to_move();
+        assert!(is_mating_line(&pos, &none, attacker), "{pos}: {none:?}");
+        assert_eq!(none.len() as u32, expected, "{pos}");
+        solver.clear();
+        let ours = solve(&mut solver, UselessRule::WithinOtherDefences);
+        assert!(ours.len() <= none.len(), "{pos}: {ours:?} {none:?}");
+        longer += usize::from(ours.len() < none.len());
+        compared += 1;
+    }
+    assert!(compared > 200, "{compared}");
+    assert!(longer > 0, "{longer}");
+}

@@ -228,7 +228,7 @@ impl TsumeWalk {
         if evasions.is_empty() {
             return pos.in_check();
         }
-        let drops = if nest < MAX_NEST {
+        let drops = if nest < MAX_NEST && self.rule != UselessRule::Never {
             DropInterpositions::of(pos)
         } else {
             DropInterpositions::NONE

@@ -211,12 +211,16 @@ pub fn is_mated_now(pos: &Position) -> bool {
     })
 }
 
-/// [`is_mated_now`] by `rule`. By [`UselessRule::PieceUnused`] a drop may
+/// [`is_mated_now`] by `rule`: by [`UselessRule::Never`] checkmate on the
+/// board. By [`UselessRule::PieceUnused`] a drop may
 /// also be useless because the attacker mates as quickly without the
 /// piece, however long that takes: where the test above leaves a drop
 /// counted, the exhaustive reference decides, within a fixed number of
 /// positions (a drop it cannot decide in them counts).
 pub fn is_mated_now_by(pos: &Position, rule: UselessRule) -> bool {
+    if rule == UselessRule::Never {
+        return crate::core::movegen::is_checkmate(pos);
+    }
     is_mated_now(pos)
         || (rule == UselessRule::PieceUnused
             && super::exhaustive::tsume_mated_within_by(pos, 0, rule, PIECE_UNUSED_CHECK_POSITIONS)
@@ -253,6 +257,10 @@ pub enum UselessRule {
     /// the drop is judged; a drop whose capture takes longer to mate
     /// counts.
     PieceUnused,
+    /// No drop is useless: every interposition is a defence, and a line
+    /// ends in checkmate on the board. The count of game analysis and of
+    /// other mate engines (a GUI shows the line as a mate on the board).
+    Never,
 }
 
 /// How far beyond the plies left at a drop [`UselessRule::PieceUnused`]
@@ -261,7 +269,11 @@ pub const UNUSED_PIECE_EXTRA_PLIES: u32 = 16;
 
 impl UselessRule {
     /// Every rule, this crate's first.
-    pub const ALL: [UselessRule; 2] = [UselessRule::WithinOtherDefences, UselessRule::PieceUnused];
+    pub const ALL: [UselessRule; 3] = [
+        UselessRule::WithinOtherDefences,
+        UselessRule::PieceUnused,
+        UselessRule::Never,
+    ];
 
     /// A name for machine-readable output and command lines (what
     /// [`Display`](std::fmt::Display) writes and [`FromStr`] reads).
@@ -269,6 +281,7 @@ impl UselessRule {
         match self {
             UselessRule::WithinOtherDefences => "within-other-defences",
             UselessRule::PieceUnused => "piece-unused",
+            UselessRule::Never => "none",
         }
     }
 }
@@ -287,7 +300,7 @@ impl std::fmt::Display for UnknownUselessRule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "unknown rule for useless interpositions '{}' (expected within-other-defences or piece-unused)",
+            "unknown rule for useless interpositions '{}' (expected within-other-defences, piece-unused or none)",
             self.0
         )
     }

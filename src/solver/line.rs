@@ -18,12 +18,12 @@ use hashbrown::{HashMap, HashSet};
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Move, Position};
 
+use super::mode::{Counting, MAX_PLY as MAX_LINE, Mode};
 use super::repetition::extend_path;
 use super::search::{STACK_RED_ZONE, STACK_SEGMENT, Search};
-use super::tt::INF;
 
-/// Longest line accepted.
-const MAX_LINE: u32 = 3000;
+/// Lines are read from the plain search's results.
+const PLAIN: Counting = Counting::Plain;
 
 struct Walker<'s, 'a> {
     search: &'s mut Search<'a>,
@@ -54,7 +54,7 @@ const TABLE_WALK_STEPS: u64 = 200_000;
 /// length the root was proven with, and searches again where needed.
 pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> Option<Vec<Move>> {
     let proven_len = search
-        .probe(root)
+        .probe(PLAIN, root)
         .map_or(MAX_LINE, |p| p.len as u32)
         .clamp(1, MAX_LINE);
     if shortest && let Some(line) = shortest_by_bounded_search(search, root, proven_len) {
@@ -89,11 +89,7 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
         let key = pos.key();
         search.reps.clear();
         search.reps.push(pos.board_key(), pos.hand(search.attacker));
-        let depth_cut = search.depth_cut;
-        search.set_bound(Some(budget));
-        search.mid(&mut pos, key, INF, INF, 0);
-        search.set_bound(None);
-        search.depth_cut = depth_cut;
+        search.search_root(Mode::within(PLAIN, budget), &mut pos, key);
         search.reps.pop();
     }
 }
@@ -123,17 +119,13 @@ fn shortest_by_bounded_search(
         let key = pos.key();
         search.reps.clear();
         search.reps.push(pos.board_key(), pos.hand(search.attacker));
-        let depth_cut = search.depth_cut;
-        search.set_bound(Some(bound));
-        let r = search.mid(&mut pos, key, INF, INF, 0);
+        let r = search.search_root(Mode::within(PLAIN, bound), &mut pos, key);
         search.reps.pop();
         let proven = r.pn == 0;
         if proven {
             let mut walker = Walker::new(&mut *search, true);
             result = walker.line(root, bound);
         }
-        search.set_bound(None);
-        search.depth_cut = depth_cut;
         if search.aborted == Some(super::Limit::Nodes) && search.nodes < user_limit {
             // Our own allowance ran out, not the caller's limit.
             search.aborted = None;
@@ -254,7 +246,7 @@ impl<'s, 'a> Walker<'s, 'a> {
                 let p = if self.path.contains(&key) {
                     None
                 } else {
-                    self.search.probe(pos)
+                    self.search.probe(PLAIN, pos)
                 };
                 pos.undo_move(m, undo);
                 if let Some(p) = p
@@ -334,7 +326,7 @@ impl<'s, 'a> Walker<'s, 'a> {
             None
         } else {
             self.search
-                .probe(pos)
+                .probe(PLAIN, pos)
                 .filter(|p| p.pn == 0 && p.len as u32 <= budget)
                 .map(|p| p.len)
         };
@@ -345,11 +337,8 @@ impl<'s, 'a> Walker<'s, 'a> {
     /// Searches `pos` again on the current line, with lines cut at `budget`
     /// plies.
     fn research(&mut self, pos: &mut Position, path_hash: u64, budget: u32) {
-        let depth_cut = self.search.depth_cut;
-        self.search.set_bound(Some(budget));
-        self.search.mid(pos, path_hash, INF, INF, 0);
-        self.search.set_bound(None);
-        self.search.depth_cut = depth_cut;
+        self.search
+            .search_root(Mode::within(PLAIN, budget), pos, path_hash);
     }
 
     /// The value of the position after `m` within `budget`, if it is not on
@@ -373,7 +362,7 @@ impl<'s, 'a> Walker<'s, 'a> {
             let usable = pos.side_to_move() == self.search.attacker
                 || self
                     .search
-                    .probe(pos)
+                    .probe(PLAIN, pos)
                     .is_some_and(|p| p.pn == 0 && p.len as u32 <= budget);
             if usable {
                 self.path.insert(key);

@@ -19,10 +19,14 @@
 
 pub mod answer;
 pub mod defence;
+mod drops;
 pub mod exhaustive;
+mod frontier;
 pub mod hands;
 pub mod interposition;
 pub mod line;
+mod mode;
+mod node;
 pub mod repetition;
 mod search;
 pub mod tt;
@@ -35,6 +39,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::{Color, Move, PieceKind, Position};
 
+use mode::{Counting, Mode};
 use repetition::Repetitions;
 use search::Search;
 pub use tt::TableTooLarge;
@@ -255,10 +260,6 @@ pub struct Solver {
     clears: u32,
 }
 
-/// The table namespaces of searches where some interpositions do not count.
-const IGNORED_DROPS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
-const IGNORED_ALL_SALT: u64 = 0x58c4_0e97_2b1d_a36e;
-
 /// A key for the pieces out of play (in neither hand nor on the board).
 /// They never change during a search; mixing them into the table key makes
 /// "a larger attacker hand means a smaller defender hand" exact.
@@ -344,25 +345,26 @@ impl Solver {
         self.table.hashfull()
     }
 
-    /// A search of `pos` in the table namespace `salt`, within `limits`
-    /// (counted from now), with its attacker.
+    /// A search of `pos` within `limits` (counted from now), with its
+    /// attacker.
     fn limited_search(
         &mut self,
         pos: &Position,
         limits: &Limits,
-        salt: u64,
     ) -> Result<(Search<'_>, Color), SolveError> {
         let attacker = attacker_of(pos, limits)?;
         let deadline = limits.time.map(|t| Instant::now() + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let salt = out_of_play_salt(pos);
         Ok((self.search(attacker, salt, node_limit, deadline), attacker))
     }
 
-    /// A search over this solver's table.
+    /// A search over this solver's table, its namespaces keyed by
+    /// `base_salt` (see [`out_of_play_salt`]).
     fn search(
         &mut self,
         attacker: Color,
-        salt: u64,
+        base_salt: u64,
         node_limit: u64,
         deadline: Option<Instant>,
     ) -> Search<'_> {
@@ -371,7 +373,7 @@ impl Solver {
             table: &mut self.table,
             reps: &mut self.reps,
             attacker,
-            salt,
+            base_salt,
             nodes: 0,
             node_limit,
             deadline,
@@ -379,13 +381,6 @@ impl Solver {
             progress: &self.progress,
             aborted: None,
             depth_cut: false,
-            ply_limit: search::MAX_PLY,
-            bounded: false,
-            tsume: false,
-            fallback_salt: None,
-            nest: 0,
-            ignored: Ignored::Nothing,
-            rule: UselessRule::WithinOtherDefences,
             unused_tests: Default::default(),
             stats: Default::default(),
         }
@@ -440,7 +435,7 @@ impl Solver {
         plies: u32,
         limits: &Limits,
     ) -> Result<Within, SolveError> {
-        let (mut search, _) = self.limited_search(pos, limits, out_of_play_salt(pos))?;
+        let (mut search, _) = self.limited_search(pos, limits)?;
         let r = {
             let mut t = answer::TsumeSearch::new(&mut search, pos, limits.useless_rule);
             t.within(pos, plies)
@@ -463,21 +458,13 @@ impl Solver {
         ignored: Ignored,
         limits: &Limits,
     ) -> Result<Within, SolveError> {
-        let salt = out_of_play_salt(pos)
-            ^ match ignored {
-                Ignored::Nothing => 0,
-                Ignored::Drops => IGNORED_DROPS_SALT,
-                Ignored::All => IGNORED_ALL_SALT,
-            };
-        let (mut search, attacker) = self.limited_search(pos, limits, salt)?;
-        search.ignored = ignored;
-        search.set_bound(Some(plies));
+        let (mut search, attacker) = self.limited_search(pos, limits)?;
         search.reps.clear();
         let mut root = pos.clone();
         let root_key = root.key();
         search.reps.push(root.board_key(), root.hand(attacker));
-        let r = search.mid(&mut root, root_key, INF, INF, 0);
-        search.set_bound(None);
+        let mode = Mode::within(Counting::Ignoring(ignored), plies);
+        let r = search.search_root(mode, &mut root, root_key);
         let found = if r.pn == 0 {
             Some(Some(r.len as u32))
         } else if r.dn == 0 {
@@ -493,13 +480,20 @@ impl Solver {
     /// Searches `pos` within `limits`.
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let (mut search, attacker) = self.limited_search(pos, limits, out_of_play_salt(pos))?;
+        let (mut search, attacker) = self.limited_search(pos, limits)?;
         let node_limit = search.node_limit;
         search.reps.clear();
         let mut root = pos.clone();
         let root_key = root.key();
         search.reps.push(root.board_key(), root.hand(attacker));
-        let r = search.mid(&mut root, root_key, INF, INF, 0);
+        let r = search.mid(
+            Mode::unbounded(Counting::Plain),
+            &mut root,
+            root_key,
+            INF,
+            INF,
+            0,
+        );
         let search_nodes = search.nodes;
         let mut exact = false;
         let mut at_least = 0;
@@ -519,9 +513,9 @@ impl Solver {
                 // answer; the first line read need not: it may follow a
                 // shorter defence.
                 let proof_len = search
-                    .probe(pos)
+                    .probe(Counting::Plain, pos)
                     .filter(|p| p.pn == 0)
-                    .map_or(search::MAX_PLY, |p| p.len as u32);
+                    .map_or(mode::MAX_PLY, |p| p.len as u32);
                 let upper = found
                     .as_ref()
                     .map_or(proof_len, |line| proof_len.max(line.len() as u32));
@@ -702,9 +696,10 @@ fn replay_checks(pos: &Position, moves: &[Move], attacker: Color) -> Option<Posi
 
 #[cfg(test)]
 mod tests {
-    use super::search::DEPTH_ANY;
+    use super::node::DEPTH_ANY;
     use super::*;
     use crate::core::Hand;
+    use tt::Record;
 
     #[test]
     fn a_line_of_an_answer_cut_short_keeps_the_defence_then_the_bounds() {
@@ -731,12 +726,12 @@ mod tests {
             // Two unrelated positions above it on the path.
             search.reps.push(1, Hand::EMPTY);
             search.reps.push(2, Hand::EMPTY);
-            search.set_bound(bound);
+            let mode = Mode::bound(Counting::Plain, bound);
             let mut root = start.clone();
             search.reps.push(root.board_key(), root.hand(Color::Black));
-            let r = search.mid(&mut root, 7, INF, INF, 2);
+            let r = search.mid(mode, &mut root, 7, INF, INF, 2);
             assert!(r.dn == 0, "{bound:?}: no mate");
-            let p = search.probe(&start).expect("in the table");
+            let p = search.probe(Counting::Plain, &start).expect("in the table");
             assert_eq!(p.dn, 0, "{bound:?}: stored as a failure");
             match bound {
                 None => assert_eq!(p.len, DEPTH_ANY),
@@ -754,18 +749,28 @@ mod tests {
             .parse()
             .unwrap();
         let hand = pos.hand(Color::Black);
-        let (plain, tsume) = (0x1230, 0x4560);
+        let base = 0x1230;
+        let counting = Counting::Tsume(UselessRule::WithinOtherDefences);
+        let (plain, tsume) = (Counting::Plain.salt(base), counting.salt(base));
         let mut solver = Solver::new(16);
-        let mut search = solver.search(Color::Black, tsume, 1_000_000, None);
-        search.fallback_salt = Some(plain);
+        let search = solver.search(Color::Black, base, 1_000_000, None);
+        let proof = |len| Record {
+            pn: 0,
+            dn: INF,
+            len,
+            mv: None,
+            drop_free: false,
+        };
         search
             .table
-            .store(pos.board_key() ^ tsume, hand, 0, INF, 9, None, 1, false);
+            .store(pos.board_key() ^ tsume, hand, proof(9), 1);
         search
             .table
-            .store(pos.board_key() ^ plain, hand, 0, INF, 5, None, 1, false);
+            .store(pos.board_key() ^ plain, hand, proof(5), 1);
         let within = |search: &Search, plies| {
-            let p = search.probe_within(&pos, plies).expect("in the table");
+            let p = search
+                .probe_within(counting, &pos, plies)
+                .expect("in the table");
             (p.pn, p.len)
         };
         assert_eq!(within(&search, 7), (0, 5));

@@ -93,23 +93,27 @@ fn drop_free_of(e: &Entry) -> bool {
 
 const DROP_FREE_BIT: u64 = 1 << 24;
 
-#[allow(clippy::too_many_arguments)]
+/// What is stored of a position, beside its key and hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Record {
+    pub pn: u32,
+    pub dn: u32,
+    /// The mate's length (proven), the plies a disproof holds for, or 0.
+    pub len: u16,
+    /// The best move found.
+    pub mv: Option<Move>,
+    /// See [`Probe::drop_free`] (kept on disproofs only).
+    pub drop_free: bool,
+}
+
 #[inline(always)]
-fn pack(
-    key: u64,
-    hand: Hand,
-    pn: u32,
-    dn: u32,
-    work: u16,
-    len: u16,
-    mv: u16,
-    generation: u8,
-    drop_free: bool,
-) -> Entry {
+fn pack(key: u64, hand: Hand, r: &Record, work: u16, generation: u8) -> Entry {
+    let drop_free = r.drop_free && r.dn == 0;
+    let mv = r.mv.map_or(0, |m| m.raw());
     [
         key,
-        hand.raw() as u64 | (pn as u64) << 32,
-        dn as u64 | (work as u64) << 32 | (len as u64) << 48,
+        hand.raw() as u64 | (r.pn as u64) << 32,
+        r.dn as u64 | (work as u64) << 32 | (r.len as u64) << 48,
         mv as u64 | (generation as u64) << 16 | if drop_free { DROP_FREE_BIT } else { 0 },
     ]
 }
@@ -516,18 +520,8 @@ impl Table {
     /// does not grow here: the caller calls
     /// [`grow_if_half_full`](Self::grow_if_half_full), which may take
     /// seconds.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &mut self,
-        key: u64,
-        hand: Hand,
-        pn: u32,
-        dn: u32,
-        len: u16,
-        mv: Option<Move>,
-        nodes: u64,
-        drop_free: bool,
-    ) {
+    pub(crate) fn store(&mut self, key: u64, hand: Hand, record: Record, nodes: u64) {
+        let Record { pn, dn, len, .. } = record;
         let c = self.cluster(key);
         let mut work = (64 - nodes.leading_zeros()) as u16 + 1;
         let generation = self.generation;
@@ -579,17 +573,7 @@ impl Table {
             best
         });
         let fills = !live(&cluster[i]);
-        cluster[i] = pack(
-            key,
-            hand,
-            pn,
-            dn,
-            work,
-            len,
-            mv.map_or(0, |m| m.raw()),
-            generation,
-            drop_free && dn == 0,
-        );
+        cluster[i] = pack(key, hand, &record, work, generation);
         self.filled = (self.filled + usize::from(fills)).saturating_sub(emptied);
     }
 }
@@ -598,6 +582,16 @@ impl Table {
 mod tests {
     use super::*;
     use crate::core::PieceKind;
+
+    fn rec(pn: u32, dn: u32, len: u16) -> Record {
+        Record {
+            pn,
+            dn,
+            len,
+            mv: None,
+            drop_free: false,
+        }
+    }
 
     fn hand(kinds: &[PieceKind]) -> Hand {
         let mut h = Hand::EMPTY;
@@ -611,14 +605,14 @@ mod tests {
     fn proofs_cover_larger_hands_and_disproofs_smaller() {
         let mut t = Table::new(1);
         let key = 0x1234_5678_9abc_def0;
-        t.store(key, hand(&[PieceKind::Gold]), 0, INF, 3, None, 10, false);
+        t.store(key, hand(&[PieceKind::Gold]), rec(0, INF, 3), 10);
         assert!(
             t.probe(key, hand(&[PieceKind::Gold, PieceKind::Pawn]))
                 .unwrap()
                 .is_proven()
         );
         assert!(t.probe(key, hand(&[PieceKind::Silver])).is_none());
-        t.store(key, hand(&[PieceKind::Silver]), INF, 0, 0, None, 10, false);
+        t.store(key, hand(&[PieceKind::Silver]), rec(INF, 0, 0), 10);
         assert!(t.probe(key, Hand::EMPTY).unwrap().is_disproven());
         assert!(
             t.probe(key, hand(&[PieceKind::Silver, PieceKind::Silver]))
@@ -645,8 +639,8 @@ mod tests {
         let mut t = Table::new(1);
         let key = 0x0bad_cafe_1234_5678;
         let h = hand(&[PieceKind::Gold]);
-        t.store(key, h, 0, INF, 9, None, 100, false);
-        t.store(key, h, INF, 0, 5, None, 100, false);
+        t.store(key, h, rec(0, INF, 9), 100);
+        t.store(key, h, rec(INF, 0, 5), 100);
         let len = |p: Option<Probe>| p.map(|p| (p.is_proven(), p.len));
         // Each look-up gets the one that holds for the plies left.
         assert_eq!(len(t.probe_within(key, h, 11)), Some((true, 9)));
@@ -657,7 +651,7 @@ mod tests {
         assert_eq!(len(t.probe_within(key, h, 7)), Some((true, 9)));
         assert_eq!(len(t.probe(key, h)), Some((true, 9)));
         // A deeper disproof replaces the shallower one, not the proof.
-        t.store(key, h, INF, 0, 7, None, 100, false);
+        t.store(key, h, rec(INF, 0, 7), 100);
         assert_eq!(len(t.probe_within(key, h, 7)), Some((false, 7)));
         assert_eq!(len(t.probe_within(key, h, 9)), Some((true, 9)));
     }
@@ -666,7 +660,7 @@ mod tests {
     /// the clusters in turn).
     fn store_all(t: &mut Table, keys: std::ops::Range<u64>) {
         for key in keys {
-            t.store(key, Hand::EMPTY, 1, 1, 0, None, 1, false);
+            t.store(key, Hand::EMPTY, rec(1, 1, 0), 1);
             t.grow_if_half_full(|| false);
         }
     }
@@ -701,7 +695,7 @@ mod tests {
         let used = (32 << 20) / cluster;
         let mut t = Table::with_clusters(used, 4 * used);
         for key in 0..(used * CLUSTER / 2) as u64 {
-            t.store(key, Hand::EMPTY, 1, 1, 0, None, 1, false);
+            t.store(key, Hand::EMPTY, rec(1, 1, 0), 1);
         }
         let mut asked = 0;
         assert!(!t.grow_if_half_full(|| {
@@ -748,8 +742,8 @@ mod tests {
     fn exact_entries_are_replaced_not_duplicated() {
         let mut t = Table::new(1);
         let key = 42 << 8;
-        t.store(key, Hand::EMPTY, 3, 4, 0, None, 1, false);
-        t.store(key, Hand::EMPTY, 5, 6, 0, None, 1, false);
+        t.store(key, Hand::EMPTY, rec(3, 4, 0), 1);
+        t.store(key, Hand::EMPTY, rec(5, 6, 0), 1);
         let p = t.probe(key, Hand::EMPTY).unwrap();
         assert_eq!((p.pn, p.dn), (5, 6));
     }

@@ -1,0 +1,374 @@
+//! The length of the tsume answer: bounds from below, turning round to
+//! bounds from above once they grow costly, after a plain descent from the
+//! first proof; and the exact length of a position on the line.
+
+use std::time::Instant;
+
+use hashbrown::HashSet;
+
+use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::core::{Move, Position};
+
+use super::super::Limit;
+use super::super::mode::{Counting, MAX_PLY as MAX_LINE};
+use super::super::repetition::extend_path;
+use super::TsumeSearch;
+
+/// Plies left under the bound from which the line's other checks get a
+/// plain search (from 5: more nodes in all, from 13: about the same).
+const PLAIN_MIN_PLIES: u32 = 9;
+
+/// The nodes of that plain search with 0 or 1 ply left, doubling with
+/// every two more. With 1024, ten musou problems that were already proven take
+/// 35.0M nodes in all (44.4M without these searches; units of 16, 256 and
+/// 2048 gave 35.4M, 34.2M and 39.3M along the first proof's line), and 13
+/// of the 28 that were not proven in 60 s are now.
+const PLAIN_BUDGET_UNIT: u64 = 1024;
+
+/// Each step of the plain descent (see [`TsumeSearch::plain_least`]) may
+/// take this many times the nodes searched before it (the first proof's),
+/// and at least [`PLAIN_DESCENT_MIN_NODES`]. With it, the whole musou set
+/// at 60 s a problem proves musou-003, 028 and 057 too, and takes 439 s where it took
+/// 627 (each bound of the answer stops at the plain length).
+const PLAIN_DESCENT_NODES_PER_PROOF_NODE: u64 = 2;
+
+/// The least budget of a step of the plain descent.
+const PLAIN_DESCENT_MIN_NODES: u64 = 10_000;
+
+/// The nodes one bound from below must take for the search to turn round
+/// and ask the bounds under the mate known (see [`TsumeSearch::shortest`]).
+const TOP_DOWN_MIN_NODES: u64 = 1_000_000;
+
+impl TsumeSearch<'_, '_> {
+    /// The tsume length of `pos` (on the line), known to be mated within
+    /// `upper`: searches with bounds growing by two from the least until
+    /// one is proven, or turns round (below). `(length, exact, at least)`;
+    /// not exact when a limit stopped the search first (the length is then
+    /// `upper`, and at least the bound the limit stopped).
+    ///
+    /// Growing bounds cost less than shrinking ones on most problems: a
+    /// search that fails under a small bound is cheap and leaves disproofs
+    /// the next one uses, while under a bound just short of a long first
+    /// proof the search has to look for a different proof almost from
+    /// scratch.
+    ///
+    /// But on some problems each bound from below costs about three times
+    /// the one before (musou-094, 59 plies: 0.53M nodes for 15, 1.8M for
+    /// 17, 6.5M for 19), so they never reach a long answer, while the bound
+    /// just under the mate known, asked at once, ends ("mated within 57"
+    /// disproven in 191.9M nodes). On the same rows, and on the other long
+    /// ones that are slow from below, asking `upper - 2` at once takes a
+    /// few times fewer nodes than climbing to it. So once one bound from
+    /// below has taken [`TOP_DOWN_MIN_NODES`], the search turns round
+    /// ([`shortest_from_above`](Self::shortest_from_above)): the bounds
+    /// below it stay disproven, and the answer is found from the mate
+    /// known downwards. Problems whose bounds from below stay small (all
+    /// the short ones) never turn.
+    ///
+    /// First `upper` is lowered to the shortest plain mate found
+    /// ([`plain_least`](Self::plain_least)): the bounds stop there.
+    pub fn shortest(
+        &mut self,
+        pos: &Position,
+        upper: u32,
+        line: Option<&[Move]>,
+    ) -> (u32, bool, u32) {
+        let debug = std::env::var_os("TSUME_DEBUG").is_some();
+        let mut b = if pos.side_to_move() == self.search.attacker {
+            1
+        } else {
+            0
+        };
+        let upper = self.plain_least(pos, upper, b);
+        let mut refuted = HashSet::new();
+        let mut last_search = 0;
+        while b < upper {
+            if let Some(first) = line {
+                let line = self.current_line(pos, first);
+                if debug {
+                    let common = line.iter().zip(first).take_while(|(a, b)| a == b).count();
+                    eprintln!(
+                        "answer: line of {} plies, the first {} of them the first proof's",
+                        line.len(),
+                        common
+                    );
+                }
+                self.refute_line_alternatives(pos, &line, b, last_search, &mut refuted);
+                if debug {
+                    eprintln!("answer: line checks refuted, nodes {}", self.search.nodes);
+                }
+            }
+            let start = self.search.nodes;
+            let r = self.within(pos, b);
+            last_search = self.search.nodes - start;
+            if debug {
+                eprintln!("answer: within {b}: {r:?} nodes {}", self.search.nodes);
+            }
+            match r {
+                Some(Some(_)) => return (b, true, b),
+                Some(None) => b += 2,
+                None => return (upper, false, b),
+            }
+            if last_search >= TOP_DOWN_MIN_NODES {
+                return self.shortest_from_above(pos, upper, b);
+            }
+        }
+        (upper, true, upper)
+    }
+
+    /// [`shortest`](Self::shortest) from above: asks the bound just under
+    /// the mate known (`upper - 2`) until a search finds no mate there.
+    /// Every bound below `least` is known to hold no mate.
+    fn shortest_from_above(
+        &mut self,
+        pos: &Position,
+        mut upper: u32,
+        least: u32,
+    ) -> (u32, bool, u32) {
+        let debug = std::env::var_os("TSUME_DEBUG").is_some();
+        while upper > least {
+            let r = self.within(pos, upper - 2);
+            if debug {
+                eprintln!(
+                    "answer: within {} (from above): {r:?} nodes {}",
+                    upper - 2,
+                    self.search.nodes
+                );
+            }
+            match r {
+                Some(Some(len)) => upper = len.min(upper - 2),
+                Some(None) => return (upper, true, upper),
+                None => return (upper, false, least),
+            }
+        }
+        (upper, true, upper)
+    }
+
+    /// A plain mate's length no longer than `upper` and as short as plain
+    /// searches under bounds find it, two plies at a time from `upper`
+    /// down to `floor`: every interposition counts there, so the tsume
+    /// answer is never longer. A step may take the budget of
+    /// [`PLAIN_DESCENT_NODES_PER_PROOF_NODE`], the descent twice that in
+    /// all, and never more than half of the nodes and time the caller's
+    /// limits leave; it stops at the first bound without a mate, or not
+    /// decided in time.
+    ///
+    /// The first plain proof may wander far (467 plies on musou-006, whose
+    /// answer is 43), while under a bound a plain search finds a shorter
+    /// mate at little cost once the first is found: on musou-030 the
+    /// descent from 155 reaches 119 in 1.4M nodes and proves "no plain
+    /// mate within 117" in 0.6M more. The tsume answer then has an upper
+    /// bound it can reach from below, and when a limit stops it, a close
+    /// bracket ("at least 117 and at most 119").
+    fn plain_least(&mut self, pos: &Position, upper: u32, floor: u32) -> u32 {
+        let budget = self
+            .search
+            .nodes
+            .saturating_mul(PLAIN_DESCENT_NODES_PER_PROOF_NODE)
+            .max(PLAIN_DESCENT_MIN_NODES);
+        let mut least = upper;
+        // Half of what the caller's limits leave at most: the bounds from
+        // below need the rest.
+        let nodes_left = self.search.node_limit.saturating_sub(self.search.nodes);
+        let until = self
+            .search
+            .nodes
+            .saturating_add(budget.saturating_mul(2).min(nodes_left / 2));
+        let deadline = self.search.deadline;
+        let now = Instant::now();
+        self.search.deadline = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
+        while least >= floor + 2 && self.search.aborted.is_none() && self.search.nodes < until {
+            let mut p = pos.clone();
+            let path = self.path_hash();
+            let step = budget.min(until - self.search.nodes);
+            let r = self.search.plain_mate_within(&mut p, path, least - 2, step);
+            if r.pn != 0 {
+                break;
+            }
+            least = (r.len as u32).min(least - 2);
+        }
+        self.search.deadline = deadline;
+        if self.search.aborted == Some(Limit::Time) && deadline.is_none_or(|d| Instant::now() < d) {
+            // The descent's half ran out, not the caller's time.
+            self.search.aborted = None;
+        }
+        if std::env::var_os("TSUME_DEBUG").is_some() {
+            eprintln!(
+                "answer: plain mate within {least} (from {upper}), nodes {}",
+                self.search.nodes
+            );
+        }
+        least
+    }
+
+    /// The line whose other checks are searched plainly before a bound:
+    /// from `root`, at the attacker's turn the check the plain proof
+    /// chose; at the defender's turn the defence known to resist longest
+    /// (not mated within the most plies, else mated in the most), the
+    /// first proof's while nothing is known. Ends where no move is known,
+    /// or before a position already on it.
+    fn current_line(&mut self, root: &Position, first: &[Move]) -> Vec<Move> {
+        let attacker = self.search.attacker;
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        let mut seen = HashSet::new();
+        let mut on_first = true;
+        while line.len() < MAX_LINE as usize && seen.insert(pos.key()) {
+            let from_first = first.get(line.len()).copied().filter(|_| on_first);
+            let m = if pos.side_to_move() == attacker {
+                self.search
+                    .table
+                    .probe(
+                        pos.board_key() ^ Counting::Plain.salt(self.search.base_salt),
+                        pos.hand(attacker),
+                    )
+                    .filter(|p| p.pn == 0)
+                    .and_then(|p| p.mv)
+                    .filter(|&m| pos.is_legal(m).is_ok() && pos.gives_check(m))
+                    .or(from_first)
+            } else {
+                let mut evasions = MoveList::new();
+                generate_evasions(&pos, &mut evasions);
+                // Not mated within the most plies, else mated in the most.
+                let mut best: Option<((bool, u16), Move)> = None;
+                for &e in evasions.iter() {
+                    let Some(p) = self.search.probe(self.counting, &pos.after(e)) else {
+                        continue;
+                    };
+                    let score = if p.dn == 0 {
+                        (true, p.len)
+                    } else if p.pn == 0 {
+                        (false, p.len)
+                    } else {
+                        continue;
+                    };
+                    if best.is_none_or(|(b, _)| score > b) {
+                        best = Some((score, e));
+                    }
+                }
+                match (best, from_first) {
+                    (Some(((true, _), e)), _) => Some(e),
+                    (_, Some(f)) => Some(f),
+                    (Some((_, e)), None) => Some(e),
+                    (None, None) => None,
+                }
+            };
+            let Some(m) = m else {
+                break;
+            };
+            on_first &= from_first == Some(m);
+            pos.do_move(m);
+            line.push(m);
+        }
+        line
+    }
+
+    /// Plain searches (no length bound) of the checks other than `line`'s
+    /// at its attacker's nodes with at least [`PLAIN_MIN_PLIES`] plies left
+    /// under `bound` (from `root`, on the path): a check with no mate at
+    /// all is settled for every bound, while under a bound its refutation
+    /// is searched again, and deeper, at each bound. The budget of each
+    /// doubles with every two plies left, up to the nodes the last bounded
+    /// search took (`last_search`); a plain search goes on from where the
+    /// one before stopped (the table keeps its numbers). Checks refuted are
+    /// kept in `refuted` by their path hash.
+    fn refute_line_alternatives(
+        &mut self,
+        root: &Position,
+        line: &[Move],
+        bound: u32,
+        last_search: u64,
+        refuted: &mut HashSet<u64>,
+    ) {
+        let attacker = self.search.attacker;
+        let mut pos = root.clone();
+        let mut entered = 0;
+        for (ply, &next) in (0u32..).zip(line) {
+            if ply + PLAIN_MIN_PLIES > bound || self.search.aborted.is_some() {
+                break;
+            }
+            if pos.side_to_move() == attacker {
+                let left = bound - ply;
+                let budget = (PLAIN_BUDGET_UNIT << (left / 2).min(40))
+                    .min(last_search.max(PLAIN_BUDGET_UNIT));
+                let mut checks = MoveList::new();
+                generate_checks(&pos, &mut checks);
+                for &m in checks.iter() {
+                    if m == next {
+                        continue;
+                    }
+                    let mut child = pos.after(m);
+                    let path = extend_path(self.path_hash(), child.key());
+                    if refuted.contains(&path)
+                        || self
+                            .search
+                            .reps
+                            .repeats(child.board_key(), child.hand(attacker))
+                    {
+                        continue;
+                    }
+                    self.enter(&child);
+                    let refutes = self
+                        .search
+                        .no_mate_at_all(&mut child, path, ply + 1, budget);
+                    self.leave();
+                    if refutes {
+                        refuted.insert(path);
+                    }
+                    if self.search.aborted.is_some() {
+                        break;
+                    }
+                }
+            }
+            pos.do_move(next);
+            self.enter(&pos);
+            entered += 1;
+        }
+        for _ in 0..entered {
+            self.leave();
+        }
+    }
+
+    /// The exact tsume length of the position after `m`, mated within
+    /// `upper` plies (or more, when the search's bound was optimistic):
+    /// lowers the bound by two until a search fails. `None` when a limit
+    /// stopped a search.
+    pub(super) fn exact_after(&mut self, pos: &Position, m: Move, upper: u32) -> Option<u32> {
+        let child = pos.after(m);
+        if self
+            .search
+            .reps
+            .repeats(child.board_key(), child.hand(self.search.attacker))
+        {
+            return None;
+        }
+        self.enter(&child);
+        let r = self.exact(&child, upper);
+        self.leave();
+        r
+    }
+
+    /// See [`exact_after`](Self::exact_after); `pos` is on the line.
+    fn exact(&mut self, pos: &Position, upper: u32) -> Option<u32> {
+        let mut best = upper;
+        // Not mated within the bound the search used: look above it.
+        while self.within(pos, best)?.is_none() {
+            best += 2;
+            if best > MAX_LINE {
+                return None;
+            }
+        }
+        if let Some(p) = self.search.probe(self.counting, pos)
+            && p.pn == 0
+        {
+            best = best.min(p.len as u32);
+        }
+        while best >= 2 {
+            match self.within(pos, best - 2)? {
+                Some(l) => best = l.min(best - 2),
+                None => break,
+            }
+        }
+        Some(best)
+    }
+}

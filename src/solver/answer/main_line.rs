@@ -1,0 +1,450 @@
+//! Reading the main line of the tsume answer once its length is known:
+//! the shortest checks, the longest defences (useless drops neither
+//! counted nor played), an empty final hand among equals; and, for an
+//! answer cut short, the line of the longest resistance the table knows.
+
+use hashbrown::HashSet;
+
+use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::core::{Move, Position};
+
+use super::super::defence::DefenceChoice;
+use super::super::interposition::DropInterpositions;
+use super::super::mode::{Counting, MAX_PLY as MAX_LINE};
+use super::super::search::{STACK_RED_ZONE, STACK_SEGMENT};
+use super::super::tt::Probe;
+use super::{TsumeSearch, final_hand};
+
+/// The first budget of each of the two tests of a drop interposition on
+/// the line (see [`TsumeSearch::drop_lasts`]).
+const DROP_TEST_NODES: u64 = 10_000;
+
+impl TsumeSearch<'_, '_> {
+    /// The main line from `pos` (on the line), mated in exactly `len` plies.
+    /// Among the longest defences, one after which the attacker ends with
+    /// an empty hand is preferred (by [`DefenceChoice::EmptyHandFirst`], to
+    /// any longer one: the line may then be shorter than `len`). `None`
+    /// when a limit stopped the search.
+    pub fn main_line(&mut self, pos: &Position, len: u32) -> Option<Vec<Move>> {
+        if len == 0 {
+            return Some(Vec::new());
+        }
+        let attacker = self.search.attacker;
+        if pos.side_to_move() == attacker {
+            // The first shortest check; others of that length only when its
+            // line ends with pieces in hand (and while reads are left).
+            //
+            // The proof's own check first. The table may have lost it
+            // (entries that cost little to find are replaced first): then
+            // the node is proven again, where a df-pn search picks the check
+            // by proof numbers, instead of a failed search under the bound
+            // for each wrong check tried in turn.
+            let proven = |p: &Probe| p.pn == 0 && p.len as u32 <= len && p.mv.is_some();
+            if !self
+                .search
+                .probe(self.counting, pos)
+                .is_some_and(|p| proven(&p))
+            {
+                self.within(pos, len)?;
+            }
+            let mut list = MoveList::new();
+            generate_checks(pos, &mut list);
+            // Checks the table already knows to mate in time come first: a
+            // check that does not costs a whole search under the bound.
+            // Once a line is read, a check the table does not know to mate
+            // in time is tested within what is left of a small budget.
+            let hint = self.search.probe(self.counting, pos).and_then(|p| p.mv);
+            let mut moves: Vec<(bool, Move)> = list
+                .iter()
+                .map(|&m| {
+                    let known = self
+                        .search
+                        .probe(self.counting, &pos.after(m))
+                        .is_some_and(|p| p.pn == 0 && (p.len as u32) < len);
+                    (known, m)
+                })
+                .collect();
+            moves.sort_by_key(|&(known, m)| (!known, Some(m) != hint));
+            let mut best: Option<Vec<Move>> = None;
+            for (known, m) in moves {
+                let mates = if best.is_some() && !known {
+                    self.within_after_capped(pos, m, len - 1)?
+                } else {
+                    self.within_after(pos, m, len - 1)?
+                };
+                if mates.is_none() {
+                    continue;
+                }
+                if self.settled(pos, m, len - 1, &mut best)? {
+                    break;
+                }
+            }
+            return best;
+        }
+        // The longest defences, read off the known length when it is exact;
+        // otherwise from the exact length of every defence.
+        let mut list = MoveList::new();
+        generate_evasions(pos, &mut list);
+        let drops = self.counting.judged_drops(pos);
+        let longest = match self.longest_defences(pos, &list, drops, len)? {
+            Some(longest) => longest,
+            None => self.longest_by_exact_lengths(pos, &list, drops, len)?,
+        };
+        if longest.is_empty() {
+            return Some(Vec::new());
+        }
+        if self.choice == DefenceChoice::EmptyHandFirst {
+            return self.empty_hand_first(pos, &list, drops, longest);
+        }
+        let child_len = longest[0].0 - 1;
+        let mut best: Option<Vec<Move>> = None;
+        for (_, m) in longest {
+            if self.settled(pos, m, child_len, &mut best)? {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The main line from `pos` (the defender to move) by
+    /// [`DefenceChoice::EmptyHandFirst`]: the longest line among the
+    /// defences whose line ends with the attacker's hand empty, else the
+    /// longest. `longest` holds the longest defences by tsume length; the
+    /// shorter ones are read only when none of those ends with an empty
+    /// hand in as many plies, longest first, down to the length of the
+    /// best empty-handed line found (a defence's line is never longer than
+    /// its tsume length). `None` when a limit stopped the search.
+    fn empty_hand_first(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        longest: Vec<(u32, Move)>,
+    ) -> Option<Vec<Move>> {
+        let len = longest[0].0;
+        let mut shorter: Option<Vec<(u32, Move)>> = None;
+        // (ends empty, plies): the greater is preferred.
+        let mut best: Option<((bool, usize), Vec<Move>)> = None;
+        let mut i = 0;
+        loop {
+            let (l, m) = if i < longest.len() {
+                longest[i]
+            } else {
+                if shorter.is_none() {
+                    let start = self.search.nodes;
+                    let mut counted = self.counted_lengths(pos, list, drops, len)?;
+                    if std::env::var_os("TSUME_DEBUG").is_some() {
+                        eprintln!(
+                            "answer: shorter defences at depth {} len {len}: {:?} ({} nodes)",
+                            self.path.len(),
+                            counted.iter().map(|&(l, _)| l).collect::<Vec<_>>(),
+                            self.search.nodes - start
+                        );
+                    }
+                    counted.retain(|&(l, _)| l < len);
+                    counted.sort_by_key(|&(l, _)| std::cmp::Reverse(l));
+                    shorter = Some(counted);
+                }
+                match shorter.as_ref().and_then(|s| s.get(i - longest.len())) {
+                    Some(&d) => d,
+                    None => break,
+                }
+            };
+            i += 1;
+            // No defence left can beat an empty-handed line as long as its
+            // tsume length.
+            if best
+                .as_ref()
+                .is_some_and(|&((empty, plies), _)| empty && plies >= l as usize)
+            {
+                break;
+            }
+            let line = self.defence_line(pos, m, l)?;
+            let key = (
+                final_hand(pos, &line, self.search.attacker).is_empty(),
+                line.len(),
+            );
+            if best.as_ref().is_none_or(|(b, _)| key > *b) {
+                best = Some((key, line));
+            }
+        }
+        best.map(|(_, line)| line)
+    }
+
+    /// The defence `m` at `pos` followed by the main line after it, which
+    /// is mated in exactly `len - 1` plies.
+    fn defence_line(&mut self, pos: &Position, m: Move, len: u32) -> Option<Vec<Move>> {
+        let child = pos.after(m);
+        self.enter(&child);
+        let rest = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            self.main_line(&child, len - 1)
+        });
+        self.leave();
+        let mut line = vec![m];
+        line.extend(rest?);
+        Some(line)
+    }
+
+    /// The longest defences at `pos` (the defender to move, mated in
+    /// exactly `len` plies), with their length, found without the exact
+    /// length of the shorter ones: a defence that counts lasts `len` plies
+    /// when the position after it is not mated within `len - 3`. When a
+    /// defence that always counts (not a drop between checker and king)
+    /// lasts `len`, that is the base the drops are judged against.
+    /// `Some(None)` when no such defence is found (`len` is then not the
+    /// exact length: a limit cut the root's search short), or a drop that
+    /// counts is not mated within `len - 1`; `None` when a limit stopped a
+    /// search.
+    fn longest_defences(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        len: u32,
+    ) -> Option<Option<Vec<(u32, Move)>>> {
+        let mut longest = Vec::new();
+        for &m in list.iter().filter(|&&m| !drops.contains(m)) {
+            if self.lasts(pos, m, len)? {
+                longest.push((len, m));
+            }
+        }
+        if longest.is_empty() {
+            return Some(None);
+        }
+        for &m in list.iter().filter(|&&m| drops.contains(m)) {
+            if !self.drop_lasts(pos, m, len)? {
+                continue;
+            }
+            if self.within_after(pos, m, len - 1)?.is_none() {
+                return Some(None);
+            }
+            longest.push((len, m));
+        }
+        Some(Some(longest))
+    }
+
+    /// Whether the drop between checker and king `m` at `pos` (mated in
+    /// `len` plies by its other defences) is a counted defence that lasts
+    /// `len`: not useless, and not mated within `len - 3` after it. A drop
+    /// mated sooner is not among the longest, useless or not, so either
+    /// answer may settle it, and either may be the expensive one (on
+    /// musou-067 the useless test runs to millions of nodes where the
+    /// other takes thousands; on musou-064 the other way round): the two
+    /// are asked in turn under a budget that grows fourfold until one of
+    /// them settles it or both are known. `None` when a limit stopped it.
+    fn drop_lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
+        let verdict = |lasts: Option<bool>, useless: Option<bool>| match (lasts, useless) {
+            (Some(false), _) | (_, Some(true)) => Some(false),
+            (Some(true), Some(false)) => Some(true),
+            _ => None,
+        };
+        let (mut lasts, mut useless) = (None, None);
+        let mut budget = DROP_TEST_NODES;
+        loop {
+            if lasts.is_none() {
+                lasts = self.budgeted(budget, |t| t.lasts(pos, m, len))?;
+                if let Some(v) = verdict(lasts, useless) {
+                    return Some(v);
+                }
+            }
+            if useless.is_none() {
+                useless = self.budgeted(budget, |t| t.is_useless(pos, m, len))?;
+                if let Some(v) = verdict(lasts, useless) {
+                    return Some(v);
+                }
+            }
+            budget = budget.saturating_mul(4);
+        }
+    }
+
+    /// Whether the defence `m` at `pos` is not mated within `len - 3`
+    /// plies after it (so it lasts `len` when `pos` is mated within `len`).
+    fn lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
+        if len < 3 {
+            return Some(true);
+        }
+        Some(self.within_after(pos, m, len - 3)?.is_none())
+    }
+
+    /// The longest defences at `pos` from the exact length of each (see
+    /// [`counted_lengths`](Self::counted_lengths)).
+    fn longest_by_exact_lengths(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        len: u32,
+    ) -> Option<Vec<(u32, Move)>> {
+        let mut counted = self.counted_lengths(pos, list, drops, len)?;
+        let longest = counted.iter().map(|&(l, _)| l).max().unwrap_or(0);
+        if longest == 0 {
+            return Some(Vec::new());
+        }
+        counted.retain(|&(l, _)| l == longest);
+        Some(counted)
+    }
+
+    /// The defences at `pos` (mated within `len` plies) that count, each
+    /// with its exact tsume length: first the defences that always count,
+    /// which give the base; then the drop interpositions, useless when
+    /// their set-aside mate fits in the base.
+    fn counted_lengths(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        len: u32,
+    ) -> Option<Vec<(u32, Move)>> {
+        let mut counted: Vec<(u32, Move)> = Vec::new();
+        let mut base = 0;
+        for &m in list.iter().filter(|&&m| !drops.contains(m)) {
+            let l = self.exact_after(pos, m, len.saturating_sub(1))? + 1;
+            base = base.max(l);
+            counted.push((l, m));
+        }
+        for &m in list.iter().filter(|&&m| drops.contains(m)) {
+            if self.is_useless(pos, m, base)? {
+                continue;
+            }
+            let l = self.exact_after(pos, m, len.saturating_sub(1))? + 1;
+            counted.push((l, m));
+        }
+        Some(counted)
+    }
+
+    /// For an answer a limit cut short, a mating line from `root` along
+    /// the longest resistance the table knows: at the defender's turn,
+    /// among the defences known to be mated (drops between checker and
+    /// king only when there is nothing else, and then the line ends: they
+    /// may be useless interpositions), the one proven not mated within the
+    /// most plies, then the one with the longest known mate; at the
+    /// attacker's turn the check with the shortest known mate. `None` where
+    /// the table knows no mating move, or a position comes back.
+    ///
+    /// The first proof's line may follow a defence far shorter than the
+    /// longest (musou-022: 23 plies, against 33 published), while the
+    /// bounded searches have already proven that some defence lasts longer.
+    pub(super) fn longest_known_line(&mut self, root: &Position) -> Option<Vec<Move>> {
+        let attacker = self.search.attacker;
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        let mut seen = HashSet::new();
+        loop {
+            if !seen.insert(pos.key()) || line.len() >= MAX_LINE as usize {
+                return None;
+            }
+            let mut moves = MoveList::new();
+            let m = if pos.side_to_move() == attacker {
+                generate_checks(&pos, &mut moves);
+                // A mate now is rarely in the table: the position has no
+                // move to search.
+                moves
+                    .iter()
+                    .filter_map(|&m| {
+                        let child = pos.after(m);
+                        let now = (!self.counting.has_counted_evasion(&child)).then_some(0);
+                        now.or_else(|| self.known_mate(&child)).map(|l| (l, m))
+                    })
+                    .min_by_key(|&(l, _)| l)?
+                    .1
+            } else {
+                if !self.counting.has_counted_evasion(&pos) {
+                    // Mated, or only drops between checker and king left.
+                    return Some(line);
+                }
+                generate_evasions(&pos, &mut moves);
+                let drops = self.counting.judged_drops(&pos);
+                let mut best: Option<((u32, u32), Move)> = None;
+                for &m in moves.iter().filter(|&&m| !drops.contains(m)) {
+                    let child = pos.after(m);
+                    let Some(mated) = self.known_mate(&child) else {
+                        continue;
+                    };
+                    let resists = self
+                        .search
+                        .table
+                        .probe(
+                            child.board_key() ^ self.counting.salt(self.search.base_salt),
+                            child.hand(attacker),
+                        )
+                        .filter(|p| p.dn == 0)
+                        .map_or(0, |p| u32::from(p.len) + 1);
+                    let score = (resists, mated);
+                    if best.is_none_or(|(b, _)| score > b) {
+                        best = Some((score, m));
+                    }
+                }
+                best?.1
+            };
+            pos.do_move(m);
+            line.push(m);
+        }
+    }
+
+    /// The length of a mate the table knows from `pos` (attacker to
+    /// move), under tsume counting or plain.
+    fn known_mate(&self, pos: &Position) -> Option<u32> {
+        let hand = pos.hand(self.search.attacker);
+        [self.counting, Counting::Plain]
+            .into_iter()
+            .map(|c| c.salt(self.search.base_salt))
+            .filter_map(|salt| self.search.table.probe(pos.board_key() ^ salt, hand))
+            .filter(|p| p.pn == 0)
+            .map(|p| u32::from(p.len))
+            .min()
+    }
+
+    /// Reads the line of `m` at `pos` (the position after it mated in
+    /// `len`) into `best`, the line kept so far among equally short
+    /// attacks or equally long defences. `Some(true)` when the choice is
+    /// settled: the line ends with the attacker's hand empty (and is as
+    /// long as the tsume length), or no more
+    /// alternatives may be read (or a limit stopped one, with a line kept);
+    /// `None` when a limit stopped the first.
+    fn settled(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        len: u32,
+        best: &mut Option<Vec<Move>>,
+    ) -> Option<bool> {
+        if best.is_some() && len > 1 {
+            // Another move as good: worth reading only to avoid ending
+            // with pieces in hand, and only so many times. A line of one
+            // or two plies (a defence and the mate, or the mate) costs next
+            // to nothing to read and is not counted: on musou-007 the last
+            // moves of the first line read used all the reads, and the
+            // check at move 15 whose line ends with an empty hand was never
+            // tried.
+            if self.alternatives_left == 0 {
+                return Some(true);
+            }
+            self.alternatives_left -= 1;
+        }
+        let child = pos.after(m);
+        self.enter(&child);
+        let rest = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            self.main_line(&child, len)
+        });
+        self.leave();
+        let Some(rest) = rest else {
+            return best.is_some().then_some(true);
+        };
+        let mut line = vec![m];
+        line.extend(rest);
+        // An empty final hand first, then the longer line (lines differ in
+        // length only by DefenceChoice::EmptyHandFirst, where a line as
+        // long as the tsume length is the one no side line outlasts).
+        let key = |t: &Self, line: &[Move]| {
+            (
+                final_hand(pos, line, t.search.attacker).is_empty(),
+                line.len(),
+            )
+        };
+        let new_key = key(self, &line);
+        if best.as_ref().is_none_or(|b| new_key > key(self, b)) {
+            *best = Some(line);
+        }
+        Some(new_key == (true, len as usize + 1))
+    }
+}

@@ -1,0 +1,480 @@
+//! Judging drops between checker and king inside the search, under tsume
+//! counting: which of them are useless interpositions (the definition is
+//! in [`super::interposition`]), and what the node's other defences last
+//! (the base they are judged against).
+//!
+//! At an AND node the search looks at a drop like any defence. A drop that
+//! is mated counts as a mate, useless or not. A drop that fails is judged:
+//! while the other defences are open, at once against the plies left
+//! ([`Search::judge_early_drop`]); once they are all proven, against their
+//! exact length ([`Search::judge_drop`]). A drop still open gets a test in
+//! rounds, with a share of the nodes of its own search.
+
+use crate::core::movegen::{MoveList, generate_checks};
+use crate::core::{Hand, Move, Position, Square};
+
+use super::interposition::{UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside};
+use super::mode::{Counting, MAX_PLY, Mode};
+use super::node::{DEPTH_ANY, Node, NodeResult};
+use super::repetition::{NO_LOOP, extend_path};
+use super::search::{At, STACK_RED_ZONE, STACK_SEGMENT, Search};
+use super::tt::INF;
+
+/// Nodes of the first round of a drop interposition's search while its
+/// useless test is open; each round that runs out doubles them (see
+/// [`Search::judge_drop`]).
+pub(crate) const FIRST_USELESS_ROUND_NODES: u64 = 1000;
+
+/// After each round of a drop interposition's search, its useless test may
+/// use the round's nodes divided by this.
+pub(crate) const USELESS_TEST_SHARE: u64 = 4;
+
+/// Path-hash tags of the nested searches of a useless test: the position
+/// after a capture with the piece set aside, and with it in hand.
+const SET_ASIDE_TAG: u64 = 0x5e7a_51de;
+const WITH_PIECE_TAG: u64 = 0x0b5e_55ed;
+
+/// Nodes of the plain search that starts the test of a drop by
+/// [`UselessRule::PieceUnused`] (see [`Search::unused_piece_interposition`]).
+const UNUSED_PIECE_PLAIN_NODES: u64 = 20_000;
+
+/// What is known at an AND node of the length of its defences that are
+/// not drop interpositions (the base of [`super::interposition`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CountedBase {
+    /// Not searched yet.
+    Unknown,
+    /// The length.
+    Exact(u32),
+    /// At most this: all mated within it.
+    AtMost(u32),
+}
+
+/// What was found of a drop interposition.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum DropVerdict {
+    /// Useless: mated, not counted.
+    Useless,
+    /// Failed and not useless under this node's bound.
+    Capped,
+    /// Mated and counted, or known not useless while still open; or not
+    /// a drop between checker and king at all.
+    Counted,
+    /// Not known yet.
+    Open,
+    /// Failed, and may be useless: waits for the base.
+    Pending,
+}
+
+/// What the test of a capture of a drop interposition by
+/// [`UselessRule::PieceUnused`] found.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum UnusedTest {
+    /// The piece is not used: the drop is useless (with the set-aside
+    /// mate's proof hand).
+    Unused(Hand),
+    /// The piece is used, or there is no mate after the capture under this
+    /// bound (none at all when [`MAX_PLY`]).
+    UsedWithin(u32),
+}
+
+/// A useless interposition's result: mated (by the set-aside position's
+/// proof hand), not counted. `len` is the plies the set-aside position is
+/// mated in: the node is mated within no fewer (the bound this
+/// interposition was judged under).
+fn useless_result(hand: Hand, len: u16) -> NodeResult {
+    NodeResult::proven(hand, len)
+}
+
+impl Search<'_> {
+    /// Judges the drop interposition `m` at `pos` (an AND node placed at
+    /// `at`, with `node`'s children) after a search of it left `r`.
+    /// A drop that failed (not mated within the plies left) gets a second
+    /// chance: it may be useless (mated without being counted), which is
+    /// tested in full. A drop still open gets a test of at most `budget`
+    /// nodes (none when 0), so a useless drop need not first be searched
+    /// to its failure, which under a long bound may cost far more than the
+    /// test. `r` becomes the useless mate when one is found, and open when
+    /// a limit stopped the test of a failed drop (its failure then proves
+    /// nothing here).
+    pub(crate) fn judge_drop(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        node: &mut Node,
+        m: Move,
+        r: &mut NodeResult,
+        budget: u64,
+    ) -> DropVerdict {
+        if r.pn == 0 {
+            return DropVerdict::Counted;
+        }
+        let failed = r.dn == 0;
+        if !failed && budget == 0 {
+            return DropVerdict::Open;
+        }
+        // The budget covers finding the base too (a base cut short is not
+        // kept, and its search goes on from the table the next time).
+        let mut useless = false;
+        if self.aborted.is_none() {
+            let limit = (!failed).then(|| self.cap_nodes(budget));
+            // A drop that failed on every path was not mated within
+            // `r.len` plies: so after each capture the position with the
+            // piece in hand is not mated within one ply less, nor is the
+            // set-aside one (the attacker holds less, the defender more).
+            let below = if failed && r.loop_head == NO_LOOP {
+                r.len as u32
+            } else {
+                0
+            };
+            if let Some(base) = self.drop_base(pos, at, node, below) {
+                let undo = pos.do_move(m);
+                let mut found = match base {
+                    Some(base) => self.useless_interposition(pos, at, m.to(), base),
+                    None => None,
+                };
+                if found.is_none()
+                    && failed
+                    && at.mode.counting.rule() == Some(UselessRule::PieceUnused)
+                    && self.aborted.is_none()
+                {
+                    let left = at.remaining();
+                    let upto = left + UNUSED_PIECE_EXTRA_PLIES;
+                    found = self.unused_piece_interposition(pos, at, m.to(), left, upto);
+                }
+                pos.undo_move(m, undo);
+                if let Some(res) = found {
+                    *r = res;
+                    useless = true;
+                }
+            }
+            if let Some(limit) = limit
+                && self.uncap_nodes(limit)
+            {
+                self.aborted = None;
+                return if useless {
+                    DropVerdict::Useless
+                } else {
+                    DropVerdict::Open
+                };
+            }
+        }
+        if useless {
+            DropVerdict::Useless
+        } else if self.aborted.is_some() {
+            if failed {
+                *r = NodeResult::OPEN;
+            }
+            DropVerdict::Open
+        } else if failed {
+            DropVerdict::Capped
+        } else {
+            DropVerdict::Counted
+        }
+    }
+
+    /// Judges the drop interposition `m` at `pos` (an AND node placed at
+    /// `at`) after a search of it left `r`, while some of the node's other
+    /// defences are still open (so the base is not known). A mate is a
+    /// mate, counted or not. A failure refutes the node when no capture's
+    /// set-aside position is mated within the plies left (`Capped`): the
+    /// base never exceeds them where it matters (when a counted defence
+    /// fails, the node fails anyway). Otherwise the drop may be useless
+    /// and waits for the base (`Pending`).
+    pub(crate) fn judge_early_drop(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        m: Move,
+        r: &mut NodeResult,
+    ) -> DropVerdict {
+        if r.pn == 0 {
+            return DropVerdict::Counted;
+        }
+        if r.dn != 0 {
+            return DropVerdict::Open;
+        }
+        if r.loop_head != NO_LOOP || self.aborted.is_some() {
+            return DropVerdict::Pending;
+        }
+        let undo = pos.do_move(m);
+        let found = self.useless_interposition(pos, at, m.to(), at.remaining());
+        pos.undo_move(m, undo);
+        if self.aborted.is_some() {
+            *r = NodeResult::OPEN;
+            return DropVerdict::Open;
+        }
+        if found.is_some() {
+            DropVerdict::Pending
+        } else {
+            DropVerdict::Capped
+        }
+    }
+
+    /// The base of the drop interpositions at `pos` (an AND node placed at
+    /// `at`) where it matters for a drop whose set-aside positions are
+    /// known not to be mated within `below` less one plies (0 when nothing
+    /// is known): `Some(None)` when the base is less than `below` (no such
+    /// drop is useless by it), else the exact length of the counted
+    /// defences. What is found is kept in `node` for its other drops.
+    /// `None` when a limit cut the search short (a base cut short may be
+    /// too short, so it is not kept).
+    ///
+    /// Under a bound, a drop that failed was not mated within the plies
+    /// left, so its set-aside positions are not mated within two plies
+    /// less, while the counted defences are all mated within the plies
+    /// left: only the last one or two bounds of the base need a search.
+    fn drop_base(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        node: &mut Node,
+        below: u32,
+    ) -> Option<Option<u32>> {
+        let upper = node.counted_base().unwrap_or(0);
+        if below > upper {
+            return Some(None);
+        }
+        match node.base {
+            CountedBase::Exact(b) => return Some((b >= below).then_some(b)),
+            CountedBase::AtMost(b) if b < below => return Some(None),
+            _ => {}
+        }
+        let from = (below.saturating_sub(1) & !1).max(2);
+        let b = self.exact_base(pos, at, node, from, upper);
+        if self.aborted.is_some() {
+            return None;
+        }
+        node.base = if b > from || from == 2 {
+            CountedBase::Exact(b)
+        } else {
+            CountedBase::AtMost(b)
+        };
+        Some((b >= below).then_some(b))
+    }
+
+    /// The exact length of the defences at `pos` (an AND node placed at
+    /// `at`) that are not drop interpositions, all proven, the longest
+    /// within `upper`: the least even bound from `from` (even, at least 2)
+    /// under which every one of them is mated, found by searches under
+    /// growing bounds. `from` itself when they are all mated within it
+    /// (the length may then be less).
+    fn exact_base(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        node: &Node,
+        from: u32,
+        upper: u32,
+    ) -> u32 {
+        let counted: Vec<Move> = node
+            .children
+            .iter()
+            .filter(|c| !node.drops.contains(c.mv))
+            .map(|c| c.mv)
+            .collect();
+        if counted.is_empty() {
+            return 0;
+        }
+        let mut b = from;
+        'bounds: while b < upper {
+            let nested = at.mode.nested(at.ply + b);
+            for &m in &counted {
+                let undo = pos.do_move(m);
+                let child_path = extend_path(at.path, pos.key() ^ ((b as u64) << 48) ^ 0xba5e);
+                let remaining = b - 1;
+                let known = self
+                    .probe_within(at.mode.counting, pos, remaining)
+                    .map(|p| Search::usable(at.mode, &p, remaining));
+                let mated = match known {
+                    Some(r) if r.pn == 0 => true,
+                    Some(r) if r.dn == 0 => false,
+                    _ => {
+                        self.reps.push(pos.board_key(), self.attacker_hand(pos));
+                        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                            self.mid(nested, pos, child_path, INF, INF, at.ply + 1)
+                        });
+                        self.reps.pop();
+                        r.pn == 0
+                    }
+                };
+                pos.undo_move(m, undo);
+                if self.aborted.is_some() {
+                    break 'bounds;
+                }
+                if !mated {
+                    b += 2;
+                    continue 'bounds;
+                }
+            }
+            break;
+        }
+        b.min(upper.max(2))
+    }
+
+    /// Whether the drop interposition just played on `sq` (the defender's
+    /// move from the node placed at `at`; `pos` is the attacker to move)
+    /// is useless by the definition in [`super::interposition`]: some
+    /// capture of it, with the piece set aside, is mated within `bound`
+    /// plies (the longest of the node's other defences). `Some` with the
+    /// mate's result when it is.
+    pub(crate) fn useless_interposition(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        sq: Square,
+        bound: u32,
+    ) -> Option<NodeResult> {
+        let kind = pos.piece_at(sq)?.kind();
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let remaining = bound.min(at.remaining());
+        for &x in checks.iter().filter(|m| m.to() == sq) {
+            let undo = pos.do_move(x);
+            let mut q0 = set_aside(pos, kind);
+            pos.undo_move(x, undo);
+            let r = self.nested_within(&mut q0, at, remaining, SET_ASIDE_TAG);
+            if r.pn == 0 && r.len as u32 <= remaining {
+                return Some(useless_result(r.hand, r.len));
+            }
+            if self.aborted.is_some() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Under [`UselessRule::PieceUnused`]: whether the drop interposition
+    /// just played on `sq` (the defender's move from the node placed at
+    /// `at`; `pos` is the attacker to move) is useless because the
+    /// attacker does not use the piece: for some capture of it, the least
+    /// bound from `from` to `upto` (growing by two) under which the
+    /// position after the capture is mated also holds a mate with the piece
+    /// set aside. `from` is a bound that position is known not to be mated
+    /// under less than (the plies left at the node, for a drop that failed
+    /// under them). `Some` with a result that adds nothing to the node's
+    /// length when it is (the drop does not count, whatever its mate's
+    /// length).
+    pub(crate) fn unused_piece_interposition(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        sq: Square,
+        from: u32,
+        upto: u32,
+    ) -> Option<NodeResult> {
+        let kind = pos.piece_at(sq)?.kind();
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        for &x in checks.iter().filter(|m| m.to() == sq) {
+            let undo = pos.do_move(x);
+            let mut with_piece = pos.clone();
+            pos.undo_move(x, undo);
+            if self
+                .reps
+                .repeats(with_piece.board_key(), self.attacker_hand(&with_piece))
+            {
+                continue;
+            }
+            let key = with_piece.key();
+            match self.unused_tests.get(&key) {
+                Some(&UnusedTest::Unused(hand)) => return Some(useless_result(hand, 0)),
+                Some(&UnusedTest::UsedWithin(b)) if b >= upto => continue,
+                _ => {}
+            }
+            let mut without = set_aside(&with_piece, kind);
+            // A plain search first: with no mate at all the piece is
+            // needed; a plain mate's length bounds the one looked for.
+            let plain_at = At {
+                mode: Mode::unbounded(Counting::Plain),
+                path: extend_path(at.path, key ^ 0x91a1_2c0d),
+                ply: at.ply,
+            };
+            let plain = self.budgeted_search(&mut with_piece, plain_at, UNUSED_PIECE_PLAIN_NODES);
+            if self.aborted.is_some() {
+                return None;
+            }
+            if plain.dn == 0 {
+                if plain.loop_head == NO_LOOP {
+                    self.unused_tests
+                        .insert(key, UnusedTest::UsedWithin(MAX_PLY));
+                }
+                continue;
+            }
+            let mut upper = upto;
+            if plain.pn == 0 {
+                upper = upper.min(plain.len as u32);
+            }
+            let mut b = from;
+            let mut verdict = UnusedTest::UsedWithin(upto);
+            while b <= upper {
+                let r = self.nested_within(&mut with_piece, at, b, WITH_PIECE_TAG);
+                if self.aborted.is_some() {
+                    return None;
+                }
+                if r.dn == 0 {
+                    if r.len == DEPTH_ANY {
+                        break;
+                    }
+                    // Not mated within `held` plies: the next bound of the
+                    // same parity past it.
+                    let held = (r.len as u32).max(b);
+                    b += 2 * ((held - b) / 2 + 1);
+                    continue;
+                }
+                if r.pn != 0 {
+                    break;
+                }
+                let s = self.nested_within(&mut without, at, b, SET_ASIDE_TAG);
+                if self.aborted.is_some() {
+                    return None;
+                }
+                verdict = if s.pn == 0 {
+                    UnusedTest::Unused(s.hand)
+                } else {
+                    UnusedTest::UsedWithin(MAX_PLY)
+                };
+                break;
+            }
+            self.unused_tests.insert(key, verdict);
+            if let UnusedTest::Unused(hand) = verdict {
+                return Some(useless_result(hand, 0));
+            }
+        }
+        None
+    }
+
+    /// Whether `q` (the defender to move, standing in for the node placed
+    /// at `at`) is mated within `plies`: from the table, else by a nested
+    /// search under that bound. `tag` tells apart the kinds of nested
+    /// search in the path hash.
+    fn nested_within(&mut self, q: &mut Position, at: At, plies: u32, tag: u64) -> NodeResult {
+        let q_path = extend_path(at.path, q.key() ^ tag ^ ((plies as u64) << 40));
+        if let Some(k) = self.reps.recorded(q_path, at.mode.bounded) {
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                hand: k.hand,
+                len: k.len,
+                loop_head: k.head,
+                drop_free: false,
+            };
+        }
+        if let Some(p) = self.probe_within(at.mode.counting, q, plies)
+            && p.settles_within(plies)
+        {
+            return NodeResult::of_probe(&p);
+        }
+        if self.reps.repeats(q.board_key(), self.attacker_hand(q)) {
+            // Back on the path: no mate this way.
+            return NodeResult::disproven(self.attacker_hand(q), 0, false);
+        }
+        self.reps.push(q.board_key(), self.attacker_hand(q));
+        let nested = at.mode.nested(at.ply + plies);
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            self.mid(nested, q, q_path, INF, INF, at.ply)
+        });
+        self.reps.pop();
+        r
+    }
+}

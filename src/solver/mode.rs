@@ -1,0 +1,193 @@
+//! What one search asks: how it counts the defender's moves, and how far it
+//! looks. A [`Mode`] is a value handed down the search; a nested question
+//! (the base of a drop, a useless test, a plain search from a tsume one) is
+//! a search under another mode, never a mode switched and switched back.
+//!
+//! Each way of counting has its own table namespace ([`Counting::salt`]):
+//! results under one count are not results under another. Tsume counting
+//! also reads the plain namespace ([`Counting::fallback`]), where a proof,
+//! or a disproof that never relies on a drop between checker and king,
+//! holds as well (see [`super::interposition`]).
+
+use crate::core::Position;
+
+use super::interposition::{
+    DropInterpositions, Ignored, UselessRule, counted_evasions, has_counted_evasion,
+};
+
+/// Lines are cut at this many plies from the root, with or without a
+/// length bound (the longest line the solver reads).
+pub(crate) const MAX_PLY: u32 = 3000;
+
+/// How the defender's moves are counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Counting {
+    /// Every evasion is a defence.
+    Plain,
+    /// Tsume counting: drops between checker and king that are useless by
+    /// the rule are mated without being counted.
+    Tsume(UselessRule),
+    /// The interpositions [`Ignored`] leaves out do not exist: a defender
+    /// left with none of its other moves is mated.
+    Ignoring(Ignored),
+}
+
+/// The table namespaces, mixed into the board key of every entry.
+const TSUME_SALT: u64 = 0x7a3c_91e5_0b6d_2f48;
+/// Added to [`TSUME_SALT`] for tsume counting by [`UselessRule::PieceUnused`].
+const PIECE_UNUSED_SALT: u64 = 0x61e2_d04b_7f39_c815;
+const IGNORED_DROPS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
+const IGNORED_ALL_SALT: u64 = 0x58c4_0e97_2b1d_a36e;
+
+impl Counting {
+    /// The count of a tsume answer by `rule`: plain when no drop is ever
+    /// useless.
+    pub fn of_rule(rule: UselessRule) -> Counting {
+        match rule {
+            UselessRule::Never => Counting::Plain,
+            rule => Counting::Tsume(rule),
+        }
+    }
+
+    /// The drops between checker and king at `pos` that this count may
+    /// leave out as useless (none when every interposition counts).
+    #[inline]
+    pub fn judged_drops(self, pos: &Position) -> DropInterpositions {
+        if self.is_tsume() {
+            DropInterpositions::of(pos)
+        } else {
+            DropInterpositions::NONE
+        }
+    }
+
+    /// Whether the side to move at `pos` (in check) has a defence that
+    /// always counts under this count: anything but a judged drop.
+    #[inline]
+    pub fn has_counted_evasion(self, pos: &Position) -> bool {
+        if self.is_tsume() {
+            has_counted_evasion(pos)
+        } else {
+            !counted_evasions(pos, self.ignored()).is_empty()
+        }
+    }
+
+    /// The namespace of this counting's results: `base` (the problem's key,
+    /// see [`super::out_of_play_salt`]) mixed with the counting's own salt.
+    #[inline(always)]
+    pub fn salt(self, base: u64) -> u64 {
+        base ^ match self {
+            Counting::Plain | Counting::Ignoring(Ignored::Nothing) => 0,
+            Counting::Tsume(UselessRule::WithinOtherDefences) => TSUME_SALT,
+            Counting::Tsume(UselessRule::PieceUnused) => TSUME_SALT ^ PIECE_UNUSED_SALT,
+            // Never built (see `of_rule`): the plain count's.
+            Counting::Tsume(UselessRule::Never) => 0,
+            Counting::Ignoring(Ignored::Drops) => IGNORED_DROPS_SALT,
+            Counting::Ignoring(Ignored::All) => IGNORED_ALL_SALT,
+        }
+    }
+
+    /// A counting whose final results are read here too, where this one
+    /// has none: the plain count's, under tsume counting.
+    #[inline(always)]
+    pub fn fallback(self) -> Option<Counting> {
+        match self {
+            Counting::Tsume(_) => Some(Counting::Plain),
+            _ => None,
+        }
+    }
+
+    /// Whether drops between checker and king are judged (useless ones
+    /// mated, not counted).
+    #[inline(always)]
+    pub fn is_tsume(self) -> bool {
+        matches!(self, Counting::Tsume(_))
+    }
+
+    /// The rule useless drops are judged by, under tsume counting.
+    #[inline(always)]
+    pub fn rule(self) -> Option<UselessRule> {
+        match self {
+            Counting::Tsume(rule) => Some(rule),
+            _ => None,
+        }
+    }
+
+    /// The interpositions left out.
+    #[inline(always)]
+    pub fn ignored(self) -> Ignored {
+        match self {
+            Counting::Ignoring(ignored) => ignored,
+            _ => Ignored::Nothing,
+        }
+    }
+
+    /// Whether disproofs are marked when they hold under tsume counting too
+    /// (see [`super::tt::Probe::drop_free`]): a count of every interposition.
+    #[inline(always)]
+    pub fn marks_drop_free(self) -> bool {
+        self == Counting::Plain || self == Counting::Ignoring(Ignored::Nothing)
+    }
+}
+
+/// The question a search answers at each node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Mode {
+    pub counting: Counting,
+    /// Lines are cut at this ply, counted from where the outermost search
+    /// was entered.
+    pub ply_limit: u32,
+    /// Whether `ply_limit` is a length bound (a search for a mate within
+    /// it: proofs longer than the plies left are set aside); otherwise it
+    /// only keeps lines finite.
+    pub bounded: bool,
+    /// How many useless-interposition tests are open above this search.
+    pub nest: u32,
+}
+
+impl Mode {
+    /// A search for a mate of any length, counting as `counting`.
+    pub fn unbounded(counting: Counting) -> Mode {
+        Mode {
+            counting,
+            ply_limit: MAX_PLY,
+            bounded: false,
+            nest: 0,
+        }
+    }
+
+    /// A search for a mate within `plies` plies from the root.
+    pub fn within(counting: Counting, plies: u32) -> Mode {
+        Mode {
+            counting,
+            ply_limit: plies.min(MAX_PLY),
+            bounded: true,
+            nest: 0,
+        }
+    }
+
+    /// A search with `bound` (a length, or none) from the root.
+    #[cfg(test)]
+    pub fn bound(counting: Counting, bound: Option<u32>) -> Mode {
+        match bound {
+            Some(plies) => Mode::within(counting, plies),
+            None => Mode::unbounded(counting),
+        }
+    }
+
+    /// The same question, nested in a useless-interposition test (or the
+    /// search of a drop's base) whose lines are cut at `ply_limit`.
+    #[inline]
+    pub fn nested(self, ply_limit: u32) -> Mode {
+        Mode {
+            ply_limit,
+            nest: self.nest + 1,
+            ..self
+        }
+    }
+
+    /// Plies left under the limit at `ply`.
+    #[inline(always)]
+    pub fn remaining(self, ply: u32) -> u32 {
+        self.ply_limit.saturating_sub(ply)
+    }
+}
