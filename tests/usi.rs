@@ -408,7 +408,6 @@ fn the_rule_for_useless_drops_is_an_option() {
 /// counting (G*4i or R*4i are useless there), but the game goes on after
 /// it; the source counts 3.
 #[test]
-#[ignore = "the solver has no rule named `none` yet (UselessRule::ALL)"]
 fn by_default_a_mate_ends_in_checkmate_on_the_board() {
     let sfen = "l3kgsnl/9/p1pS+Bp3/7pp/6PP1/9/PPPPPPn1P/1B1GG2+r1/LNS1K3L w RG3Psnp 54";
     let mut e = Engine::start(&["usi"]);

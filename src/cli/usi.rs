@@ -28,9 +28,9 @@ use std::process::ExitCode;
 ///   ShortestAnswer  read the tsume answer after the proof (default true);
 ///                   false: the first proof's line at once
 ///   UselessRule     which interpositions count (combo; the values of
-///                   `tsume solve --useless-rule`); the engine's default
-///                   counts every interposition when the solver has that
-///                   rule (`none`), so a mate ends in checkmate on the board
+///                   `tsume solve --useless-rule`); default none: every
+///                   interposition counts, so a mate ends in checkmate on
+///                   the board (tsume solve keeps within-other-defences)
 ///   DefenceChoice   which defence the main line follows: longest (default)
 ///                   or empty-hand-first (as `tsume solve --defence`)
 ///

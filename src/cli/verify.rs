@@ -97,9 +97,10 @@ pub struct Args {
 
     /// Which drops between checker and king are useless (not counted):
     /// within-other-defences (this solver's rule: captured and set aside,
-    /// the attacker still mates within the defender's other defences) or
+    /// the attacker still mates within the defender's other defences),
     /// piece-unused (the looser rule: it mates as quickly with the piece
-    /// set aside as with it in hand)
+    /// set aside as with it in hand) or none (every interposition counts:
+    /// a line ends in checkmate on the board, as in game analysis)
     #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences,
           value_parser = super::Checked(super::useless_rule))]
     useless_rule: UselessRule,

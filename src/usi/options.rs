@@ -344,7 +344,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "the solver has no rule named `none` yet (UselessRule::ALL)"]
     fn the_default_rule_counts_every_interposition() {
         assert_eq!(Options::default().useless_rule.name(), "none");
     }
