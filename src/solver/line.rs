@@ -15,7 +15,7 @@
 
 use hashbrown::{HashMap, HashSet};
 
-use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::core::movegen::{MoveList, generate_checks, generate_evasions, has_legal_move};
 use crate::core::{Move, Position};
 
 use super::mode::{Counting, MAX_PLY as MAX_LINE, Mode};
@@ -241,19 +241,24 @@ impl<'s, 'a> Walker<'s, 'a> {
         for attempt in 0..2 {
             let mut proven: Vec<(u16, Move)> = Vec::new();
             for &m in list.iter() {
+                let steps_out = pos.king_can_step_out_after(m);
                 let undo = pos.do_move(m);
                 let key = pos.key();
-                let p = if self.path.contains(&key) {
+                let len = if self.path.contains(&key) {
                     None
                 } else {
-                    self.search.probe(PLAIN, pos)
+                    match self.search.probe(PLAIN, pos) {
+                        Some(p) => (p.pn == 0).then_some(p.len),
+                        // A mate found one ply ahead leaves the mated
+                        // position out of the table.
+                        None => (!steps_out && !has_legal_move(pos)).then_some(0),
+                    }
                 };
                 pos.undo_move(m, undo);
-                if let Some(p) = p
-                    && p.pn == 0
-                    && (p.len as u32) < budget
+                if let Some(len) = len
+                    && (len as u32) < budget
                 {
-                    proven.push((p.len, m));
+                    proven.push((len, m));
                 }
             }
             proven.sort_by_key(|&(len, _)| len);
@@ -360,10 +365,12 @@ impl<'s, 'a> Walker<'s, 'a> {
             Some(v)
         } else {
             let usable = pos.side_to_move() == self.search.attacker
-                || self
-                    .search
-                    .probe(PLAIN, pos)
-                    .is_some_and(|p| p.pn == 0 && p.len as u32 <= budget);
+                || match self.search.probe(PLAIN, pos) {
+                    Some(p) => p.pn == 0 && p.len as u32 <= budget,
+                    // Mated where it stands (found one ply ahead, so not
+                    // in the table).
+                    None => !has_legal_move(pos),
+                };
             if usable {
                 self.path.insert(key);
                 self.search

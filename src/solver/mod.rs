@@ -435,7 +435,32 @@ impl Solver {
         plies: u32,
         limits: &Limits,
     ) -> Result<Within, SolveError> {
-        let (mut search, _) = self.limited_search(pos, limits)?;
+        let (mut search, attacker) = self.limited_search(pos, limits)?;
+        // A plain pass first, within a small budget: a plain mate is a mate
+        // by every count, and a plain failure that never relies on a drop
+        // between checker and king fails by every tsume count too; its
+        // results also serve the tsume search (which can be far costlier
+        // without them, by the looser rule above all).
+        if Counting::of_rule(limits.useless_rule).is_tsume() {
+            search.reps.clear();
+            let mut root = pos.clone();
+            let root_key = root.key();
+            search.reps.push(root.board_key(), root.hand(attacker));
+            let budget = PLAIN_PASS_NODES.min(search.node_limit / 4);
+            let r = search.plain_mate_within(&mut root, root_key, plies, budget);
+            let settled = if r.pn == 0 {
+                Some(Some(r.len as u32))
+            } else if r.dn == 0 && r.drop_free {
+                Some(None)
+            } else {
+                None
+            };
+            if settled.is_some() || search.aborted.is_some() {
+                let within = Within::of(settled, search.nodes, search.aborted);
+                self.reps.clear();
+                return Ok(within);
+            }
+        }
         let r = {
             let mut t = answer::TsumeSearch::new(&mut search, pos, limits.useless_rule);
             t.within(pos, plies)
@@ -501,6 +526,7 @@ impl Solver {
         let outcome = if r.pn == 0 {
             // The first proof's line comes first: it is cheap now, and it is
             // the answer when the tsume answer runs out of limits.
+            let n0 = search.nodes;
             let mut found = line::extract(&mut search, pos, false).filter(|moves| {
                 // A line that does not replay as a mate would be a bug;
                 // never report it as a mate.
@@ -508,6 +534,9 @@ impl Solver {
                 debug_assert!(ok, "unsound line {moves:?} from {pos}");
                 ok
             });
+            if std::env::var_os("TSUME_DEBUG").is_some() {
+                eprintln!("PHASE proof {} extract {}", n0, search.nodes - n0);
+            }
             if limits.shortest && search.aborted.is_none() {
                 // The proof's length (its longest defence) bounds the
                 // answer; the first line read need not: it may follow a
@@ -644,6 +673,10 @@ fn attacker_of(pos: &Position, limits: &Limits) -> Result<Color, SolveError> {
     }
     Ok(attacker)
 }
+
+/// Nodes of the plain pass before a bounded question by tsume counting
+/// (see [`Solver::mated_within`]).
+const PLAIN_PASS_NODES: u64 = 100_000;
 
 /// Nodes the tsume answer may use beyond the proof, per node of the proof,
 /// and at least.

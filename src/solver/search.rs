@@ -209,7 +209,22 @@ impl Search<'_> {
             let salt = fallback.salt(self.base_salt);
             if let Some(p) = self.table.probe(board_key ^ salt, hand) {
                 let better_proof = p.pn == 0
-                    && own.is_none_or(|o| if o.pn == 0 { p.len < o.len } else { o.dn != 0 });
+                    && own.is_none_or(|o| {
+                        if o.pn == 0 {
+                            p.len < o.len
+                        } else if o.dn == 0 {
+                            // Under a bound, a disproof for fewer plies than
+                            // are left says nothing, and a plain mate within
+                            // them settles the search. A look-up without one
+                            // keeps the disproof: it says how long the
+                            // position resists.
+                            remaining != u32::MAX
+                                && !o.settles_within(remaining)
+                                && p.len as u32 <= remaining
+                        } else {
+                            true
+                        }
+                    });
                 if better_proof || (p.dn == 0 && p.len == DEPTH_ANY) {
                     return Some(p);
                 }

@@ -35,6 +35,15 @@ const PLAIN_DESCENT_NODES_PER_PROOF_NODE: u64 = 2;
 /// The least budget of a step of the plain descent.
 const PLAIN_DESCENT_MIN_NODES: u64 = 10_000;
 
+/// The nodes one bound from below must take for the plain descent (see
+/// [`TsumeSearch::plain_least`]) to lower the mate known: short problems
+/// reach their length from below before any bound costs this much.
+const DESCENT_MIN_NODES: u64 = 10_000;
+
+/// The bounds from below may take the first proof's nodes divided by this
+/// before the plain descent (and at least [`DESCENT_MIN_NODES`]).
+const DESCENT_AFTER_PROOF_SHARE: u64 = 16;
+
 /// The nodes one bound from below must take for the search to turn round
 /// and ask the bounds under the mate known (see [`TsumeSearch::shortest`]).
 const TOP_DOWN_MIN_NODES: u64 = 1_000_000;
@@ -79,11 +88,20 @@ impl TsumeSearch<'_, '_> {
         } else {
             0
         };
-        let upper = self.plain_least(pos, upper, b);
+        let mut upper = upper;
+        // The descent costs about as much as the first proof: it is worth
+        // it once the bounds from below have cost a share of that (short
+        // problems reach their length before).
+        let proof_nodes = self.search.nodes;
+        let bounds_start = self.search.nodes;
+        let mut descended = false;
         let mut refuted = HashSet::new();
         let mut last_search = 0;
-        while b < upper {
-            if let Some(first) = line {
+        while b <= upper {
+            // At `upper` the mate is known: only the table needs it. Until
+            // a bound grows costly the plain searches would cost more than
+            // they save.
+            if let Some(first) = line.filter(|_| b < upper && descended) {
                 let line = self.current_line(pos, first);
                 if debug {
                     let common = line.iter().zip(first).take_while(|(a, b)| a == b).count();
@@ -93,7 +111,11 @@ impl TsumeSearch<'_, '_> {
                         common
                     );
                 }
+                let nr = self.search.nodes;
                 self.refute_line_alternatives(pos, &line, b, last_search, &mut refuted);
+                if std::env::var_os("TSUME_DEBUG").is_some() {
+                    eprintln!("PHASE refute {}", self.search.nodes - nr);
+                }
                 if debug {
                     eprintln!("answer: line checks refuted, nodes {}", self.search.nodes);
                 }
@@ -108,6 +130,17 @@ impl TsumeSearch<'_, '_> {
                 Some(Some(_)) => return (b, true, b),
                 Some(None) => b += 2,
                 None => return (upper, false, b),
+            }
+            if !descended
+                && self.search.nodes - bounds_start
+                    >= (proof_nodes / DESCENT_AFTER_PROOF_SHARE).max(DESCENT_MIN_NODES)
+            {
+                descended = true;
+                let n0 = self.search.nodes;
+                upper = self.plain_least(pos, upper, b);
+                if std::env::var_os("TSUME_DEBUG").is_some() {
+                    eprintln!("PHASE descent {}", self.search.nodes - n0);
+                }
             }
             if last_search >= TOP_DOWN_MIN_NODES {
                 return self.shortest_from_above(pos, upper, b);
@@ -358,7 +391,7 @@ impl TsumeSearch<'_, '_> {
                 return None;
             }
         }
-        if let Some(p) = self.search.probe(self.counting, pos)
+        if let Some(p) = self.search.probe_within(self.counting, pos, best)
             && p.pn == 0
         {
             best = best.min(p.len as u32);

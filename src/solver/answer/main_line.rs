@@ -42,7 +42,7 @@ impl TsumeSearch<'_, '_> {
             let proven = |p: &Probe| p.pn == 0 && p.len as u32 <= len && p.mv.is_some();
             if !self
                 .search
-                .probe(self.counting, pos)
+                .probe_within(self.counting, pos, len)
                 .is_some_and(|p| proven(&p))
             {
                 self.within(pos, len)?;
@@ -53,13 +53,16 @@ impl TsumeSearch<'_, '_> {
             // check that does not costs a whole search under the bound.
             // Once a line is read, a check the table does not know to mate
             // in time is tested within what is left of a small budget.
-            let hint = self.search.probe(self.counting, pos).and_then(|p| p.mv);
+            let hint = self
+                .search
+                .probe_within(self.counting, pos, len)
+                .and_then(|p| p.mv);
             let mut moves: Vec<(bool, Move)> = list
                 .iter()
                 .map(|&m| {
                     let known = self
                         .search
-                        .probe(self.counting, &pos.after(m))
+                        .probe_within(self.counting, &pos.after(m), len - 1)
                         .is_some_and(|p| p.pn == 0 && (p.len as u32) < len);
                     (known, m)
                 })

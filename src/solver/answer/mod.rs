@@ -272,10 +272,18 @@ pub(crate) fn answer(
     choice: DefenceChoice,
 ) -> Answer {
     let mut t = TsumeSearch::new(search, root, rule);
+    let n0 = t.search.nodes;
     let (len, exact, at_least) = t.shortest(root, upper, line);
+    let n1 = t.search.nodes;
+    if std::env::var_os("TSUME_DEBUG").is_some() {
+        eprintln!("PHASE shortest {}", n1 - n0);
+    }
     // `len` is `upper` when not exact: a bound proven either way.
     let at_most = len;
     let main = if exact { t.main_line(root, len) } else { None };
+    if std::env::var_os("TSUME_DEBUG").is_some() {
+        eprintln!("PHASE main {}", t.search.nodes - n1);
+    }
     // A limit that stops reading the main line leaves the length proven.
     let mut exact = main.is_some();
     let mut at_least = at_least;
