@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tsume::core::Position;
-use tsume::solver::{Limits, Outcome, Solver};
+use tsume::solver::{Outcome, SolveOptions, Solver};
 use tsume::verify::{Options, verify};
 
 /// Every `step`-th row of a problem file (relaxed reading: some generated
@@ -30,7 +30,7 @@ fn solve_all(solver: &mut Solver, problems: &[Position]) -> u64 {
     let mut nodes = 0;
     for p in problems {
         solver.clear();
-        let r = solver.solve(p, &Limits::default()).unwrap();
+        let r = solver.solve(p, &SolveOptions::default()).unwrap();
         assert!(matches!(r.outcome, Outcome::Mate { .. }));
         nodes += r.nodes;
     }

@@ -57,7 +57,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::Position;
-use crate::solver::{Limits, Outcome, SolveError, SolveResult, Solver, TableTooLarge};
+use crate::solver::{Outcome, SolveError, SolveOptions, SolveResult, Solver, TableTooLarge};
 
 /// How many problems per worker may be read ahead of the first one not yet
 /// handed back (they wait in the queue or in the reorder buffer).
@@ -75,8 +75,9 @@ pub struct Options {
     /// [`BatchError::Table`]: for a budget nobody asked for, such as
     /// [`default_hash_mb`].
     pub hash_fallback: bool,
-    /// Limits of each problem (a time or node limit applies to each one).
-    pub limits: Limits,
+    /// What each problem is asked (a time or node limit applies to each
+    /// one).
+    pub solve: SolveOptions,
 }
 
 impl Default for Options {
@@ -89,7 +90,7 @@ impl Default for Options {
             jobs,
             hash_mb: default_hash_mb(jobs),
             hash_fallback: true,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         }
     }
 }
@@ -256,13 +257,13 @@ where
     E: Send,
     F: FnMut(T, Answer<E>) -> Result<(), X>,
 {
-    let limits = &options.limits;
+    let solve = &options.solve;
     let mut summary = Summary::default();
     let run = run_all(
         problems,
         options,
         stop,
-        |solver, input| answer(solver, input, limits),
+        |solver, input| answer(solver, input, solve),
         |tag, answer| {
             summary.add(&answer);
             on_result(tag, answer)
@@ -431,13 +432,13 @@ where
 }
 
 /// Solves one input on `solver`, from an empty table.
-fn answer<E>(solver: &mut Solver, input: Result<Position, E>, limits: &Limits) -> Answer<E> {
+fn answer<E>(solver: &mut Solver, input: Result<Position, E>, options: &SolveOptions) -> Answer<E> {
     let position = match input {
         Ok(position) => position,
         Err(e) => return Answer::Unreadable(e),
     };
     solver.clear();
-    match solver.solve(&position, limits) {
+    match solver.solve(&position, options) {
         Ok(result) => Answer::Solved { position, result },
         Err(error) => Answer::Unaskable { position, error },
     }
@@ -554,7 +555,7 @@ mod tests {
             jobs,
             hash_mb: 1,
             hash_fallback: false,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         };
         let mut seen = Vec::new();
         let summary = solve_all(inputs(n), &options, &AtomicBool::new(false), |i, a| {
@@ -598,7 +599,7 @@ mod tests {
             jobs: 2,
             hash_mb: 1,
             hash_fallback: false,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         };
         let mut calls = 0;
         let r = solve_all(inputs(500), &options, &AtomicBool::new(false), |i, _| {
@@ -622,7 +623,7 @@ mod tests {
             jobs: 2,
             hash_mb: 4,
             hash_fallback: false,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         };
         let stop = AtomicBool::new(false);
         let started = Instant::now();
@@ -675,10 +676,7 @@ mod tests {
             jobs: 2,
             hash_mb: 4,
             hash_fallback: false,
-            limits: Limits {
-                nodes: Some(300_000),
-                ..Limits::default()
-            },
+            solve: SolveOptions::default().nodes(300_000),
         };
         let mut ahead = Vec::new();
         let summary = solve_all(problems, &options, &AtomicBool::new(false), |i, _| {

@@ -8,17 +8,13 @@ use common::{problems, usi};
 use tsume::core::{Color, Hand, Move, Position};
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::exhaustive::tsume_shortest_mate;
-use tsume::solver::{Limits, Outcome, SolveResult, Solver, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, SolveResult, Solver, is_tsume_line};
 
 fn solve(solver: &mut Solver, pos: &Position, defence: DefenceChoice) -> SolveResult {
     solver
         .solve(
             pos,
-            &Limits {
-                nodes: Some(2_000_000),
-                defence,
-                ..Limits::default()
-            },
+            &SolveOptions::default().nodes(2_000_000).defence(defence),
         )
         .unwrap()
 }

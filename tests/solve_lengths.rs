@@ -19,7 +19,7 @@ mod common;
 use common::{musou_row, problems, solve_within};
 use tsume::core::{Move, Position};
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
-use tsume::solver::{Limits, Outcome, Solver, is_mating_line, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, Solver, is_mating_line, is_tsume_line};
 
 /// Why a row's published length is not ours.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -177,15 +177,12 @@ fn misc_small() {
 #[test]
 fn an_answer_cut_short_reports_what_is_proven() {
     let pos = musou("050");
-    let solve = |limits: Limits| Solver::new(64).solve(&pos, &limits).unwrap();
-    let first = solve(Limits {
-        shortest: false,
-        ..Limits::default()
-    });
+    let solve = |limits: SolveOptions| Solver::new(64).solve(&pos, &limits).unwrap();
+    let first = solve(SolveOptions::default().tsume_answer(false));
     let Outcome::Mate { moves: first_line } = first.outcome else {
         panic!("{:?}", first.outcome)
     };
-    let full = solve(Limits::default());
+    let full = solve(SolveOptions::default());
     let Outcome::Mate { moves: answer } = &full.outcome else {
         panic!("{:?}", full.outcome)
     };
@@ -202,10 +199,7 @@ fn an_answer_cut_short_reports_what_is_proven() {
     let mut bounds = Vec::new();
     for k in 1..8 {
         let limit = first.nodes + (full.nodes - first.nodes) * k / 8;
-        let cut = solve(Limits {
-            nodes: Some(limit),
-            ..Limits::default()
-        });
+        let cut = solve(SolveOptions::default().nodes(limit));
         assert!(!cut.exact, "{limit} nodes");
         assert!(
             cut.at_least <= 21,

@@ -8,7 +8,7 @@ mod common;
 
 use common::{assert_sound_mate, musou_row, problems, solve_within};
 use tsume::core::Position;
-use tsume::solver::{Limits, Outcome, Solver};
+use tsume::solver::{Outcome, SolveOptions, Solver};
 
 fn solve_set(file: &str, node_limit: u64, check_alternatives: bool) {
     let mut solver = Solver::new(64);
@@ -116,16 +116,10 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
         .unwrap();
     let mut solver = Solver::new(16);
     let first = solver
-        .solve(
-            &pos,
-            &Limits {
-                shortest: false,
-                ..Limits::default()
-            },
-        )
+        .solve(&pos, &SolveOptions::default().tsume_answer(false))
         .unwrap();
     solver.clear();
-    let full = solver.solve(&pos, &Limits::default()).unwrap();
+    let full = solver.solve(&pos, &SolveOptions::default()).unwrap();
     assert!(full.exact);
     assert!(full.nodes > first.nodes + 1, "the answer costs nodes here");
     solver.clear();
@@ -160,7 +154,7 @@ fn a_node_limit_anywhere_never_overstates_the_answer() {
         let name = format!("musou-{number}");
         let pos: Position = musou_row(number).sfen.parse().unwrap();
         solver.clear();
-        let full = solver.solve(&pos, &Limits::default()).unwrap();
+        let full = solver.solve(&pos, &SolveOptions::default()).unwrap();
         assert!(full.exact, "{name}: not exact without a limit");
         assert_eq!(full.at_most, full.at_least, "{name}");
         let Outcome::Mate { moves } = &full.outcome else {

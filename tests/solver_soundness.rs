@@ -45,7 +45,7 @@ use tsume::solver::exhaustive::{
     mated_within, mates_within, shortest_mate, tsume_mated_within, tsume_mates_within,
     tsume_shortest_mate, tsume_shortest_mate_limited,
 };
-use tsume::solver::{Limits, Outcome, SolveError, Solver, is_tsume_line};
+use tsume::solver::{Outcome, SolveError, SolveOptions, Solver, is_tsume_line};
 
 /// xorshift64*: small, seeded, the same on every machine.
 struct Rng(u64);
@@ -444,11 +444,8 @@ fn show(outcome: &Outcome) -> String {
     }
 }
 
-fn limits(nodes: u64) -> Limits {
-    Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    }
+fn limits(nodes: u64) -> SolveOptions {
+    SolveOptions::default().nodes(nodes)
 }
 
 /// What a fresh solver says of `pos`, for failure reports.
@@ -1001,11 +998,9 @@ fn asserted_mate_free_plies(name: &str) -> Option<u32> {
 /// and the question is whether it is mated.
 #[test]
 fn defender_to_move_root() {
-    let and_root = Limits {
-        nodes: Some(1_000_000),
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let and_root = SolveOptions::default()
+        .nodes(1_000_000)
+        .defender_to_move(true);
     let mut solver = Solver::new(16);
 
     // misc_small's 5-ply problem after the attacker's first move: mated

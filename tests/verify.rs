@@ -5,7 +5,7 @@ mod common;
 
 use tsume::core::{Move, Position};
 use tsume::solver::defence::DefenceChoice;
-use tsume::solver::{Limits, Solver, Within};
+use tsume::solver::{Rules, SolveOptions, Solver, Within};
 use tsume::verify::{FindingKind, GivenSolution, LongerBy, Options, Report, Verdict, verify};
 
 fn run(sfen: &str, options: Options) -> Report {
@@ -188,10 +188,7 @@ fn a_side_line_with_two_ways_to_mate() {
     for &m in &deep.moves {
         pos.do_move(m);
     }
-    let limits = Limits {
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().defender_to_move(true);
     let within = Solver::new(16).mated_within(&pos, 2, &limits).unwrap();
     assert!(matches!(within, Within::Mated { .. }), "{within:?}");
 }
@@ -363,7 +360,7 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
             p.piece_at(from).map(|q| q.kind()),
             Some(tsume::core::PieceKind::King)
         );
-        let limits = Limits::default();
+        let limits = SolveOptions::default();
         let mut solver = Solver::new(16);
         let after_given = p.after(published[ply - 1]);
         assert!(matches!(
@@ -460,16 +457,10 @@ fn a_longer_king_move_is_judged_by_the_piece_unused_rule_too() {
         // after it (by this crate's count), by each rule.
         let given = departs.length.unwrap();
         let after = pos.after(r.main_line[0]).after(r.main_line[1]);
-        let limits = Limits {
-            nodes: Some(2_000_000),
-            ..Limits::default()
-        };
+        let limits = SolveOptions::default().nodes(2_000_000);
         let ours = solver.mated_within(&after, given - 1, &limits).unwrap();
         assert!(matches!(ours, Within::NotMated { .. }), "{name}: {ours:?}");
-        let unused = Limits {
-            useless_rule: UselessRule::PieceUnused,
-            ..limits
-        };
+        let unused = limits.useless_rule(UselessRule::PieceUnused);
         let looser = solver.mated_within(&after, given - 1, &unused).unwrap();
         let mated = matches!(looser, Within::Mated { .. });
         assert_eq!(
@@ -539,7 +530,10 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
         SFEN,
         Options {
             solution: Some(given.clone()),
-            defence: DefenceChoice::EmptyHandFirst,
+            rules: Rules {
+                defence: DefenceChoice::EmptyHandFirst,
+                ..Rules::default()
+            },
             ..Options::default()
         },
     );
@@ -565,7 +559,10 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
         SFEN,
         Options {
             solution: Some(moves(SFEN, "4a3a 3b2b 3a2a 2b1b 2a1a 1b2b 9a2a")),
-            defence: DefenceChoice::EmptyHandFirst,
+            rules: Rules {
+                defence: DefenceChoice::EmptyHandFirst,
+                ..Rules::default()
+            },
             ..Options::default()
         },
     );
@@ -589,7 +586,10 @@ fn by_the_old_convention_a_longer_drop_that_leaves_pieces_is_a_side_line() {
     let (pos, published) = musou_published("023");
     let options = Options {
         solution: Some(published),
-        defence: DefenceChoice::EmptyHandFirst,
+        rules: Rules {
+            defence: DefenceChoice::EmptyHandFirst,
+            ..Rules::default()
+        },
         ..Options::default()
     };
     let r = verify(&mut Solver::new(64), &pos, &options).unwrap();

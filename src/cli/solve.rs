@@ -26,7 +26,7 @@ use tsume::batch::{self, Answer, BatchError, Progress};
 use tsume::core::{Position, SfenError, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
-use tsume::solver::{Limit, Limits, Outcome, SolveResult};
+use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
 
 use super::CliError;
 use super::record::{is_record_path, read_record, rest_to_defender};
@@ -344,13 +344,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         // The default takes what the system gives; a --hash it refuses is
         // an error.
         hash_fallback: args.hash.is_none(),
-        limits: Limits {
-            nodes: args.nodes,
-            time: args.time,
+        solve: SolveOptions {
+            limits: Limits {
+                nodes: args.nodes,
+                time: args.time,
+            },
+            rules: Rules {
+                useless_rule: args.useless_rule,
+                defence: args.defence,
+            },
             defender_to_move: args.defender,
-            shortest: !args.first_line,
-            useless_rule: args.useless_rule,
-            defence: args.defence,
+            tsume_answer: !args.first_line,
         },
     };
     // Set when the output fails, so that the input stops waiting for lines.

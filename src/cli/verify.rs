@@ -13,7 +13,7 @@ use tsume::batch::{self, BatchError};
 use tsume::core::{Move, Position};
 use tsume::input::{Line, LineReader, ProblemLine};
 use tsume::record::notation::japanese_line;
-use tsume::solver::Solver;
+use tsume::solver::{Rules, Solver};
 use tsume::verify::{
     Finding, FindingKind, GivenSolution, LongerBy, Options, Report, Verdict, verify,
 };
@@ -277,7 +277,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         // The default takes what the system gives; a --hash it refuses is
         // an error.
         hash_fallback: args.hash.is_none(),
-        limits: Default::default(),
+        solve: Default::default(),
     };
     let work = |solver: &mut Solver, input: Result<Problem, Bad>| {
         let mut p = match input {
@@ -294,8 +294,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             nodes_per_search: args.nodes,
             main_nodes: args.main_nodes,
             time: args.time,
-            useless_rule: args.useless_rule,
-            defence: args.defence,
+            rules: Rules {
+                useless_rule: args.useless_rule,
+                defence: args.defence,
+            },
         };
         match verify(solver, &p.pos, &options) {
             Ok(report) => Verified::Report(Box::new((p, report))),

@@ -65,7 +65,7 @@ use rayon::prelude::*;
 use crate::core::movegen::check_moves;
 use crate::core::{Color, Hand, Move, Position};
 use crate::record::notation::japanese_line;
-use crate::solver::{Limits, Outcome, Solver, Within};
+use crate::solver::{Outcome, SolveOptions, Solver, Within};
 use crate::verify::{self, FindingKind, Verdict};
 
 use sketch::{Rng, Sketch, mix};
@@ -190,11 +190,9 @@ fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
 /// The tsume answer of `pos` within `nodes`, with the solver's nodes; only
 /// when it is exact (proven shortest).
 fn answer(solver: &mut Solver, pos: &Position, nodes: u64) -> Option<(Vec<Move>, u64)> {
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let r = solver.solve(pos, &limits).ok()?;
+    let r = solver
+        .solve(pos, &SolveOptions::default().nodes(nodes))
+        .ok()?;
     match r.outcome {
         Outcome::Mate { moves } if r.exact => Some((moves, r.nodes)),
         _ => None,
@@ -300,11 +298,7 @@ fn longer_alternative(
     if p.is_legal(alt).is_err() {
         return false;
     }
-    let limits = Limits {
-        nodes: Some(nodes),
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().nodes(nodes).defender_to_move(true);
     let left = line.len() - before;
     match solver
         .solve(&p.after(alt), &limits)
@@ -321,11 +315,7 @@ fn longer_alternative(
 /// false at the first that mates within the moves left (or by a line not
 /// proven shortest). Undecided ones are left to the verifier.
 fn no_quick_alternative(solver: &mut Solver, pos: &Position, line: &[Move], nodes: u64) -> bool {
-    let limits = Limits {
-        nodes: Some(nodes),
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().nodes(nodes).defender_to_move(true);
     let mut p = pos.clone();
     for (i, &m) in line.iter().enumerate() {
         if i % 2 == 0 {
@@ -447,10 +437,7 @@ fn grow(
         nodes: config.nodes,
     };
     let climb = climb_nodes(config);
-    let bounded = Limits {
-        nodes: Some(climb),
-        ..Limits::default()
-    };
+    let bounded = SolveOptions::default().nodes(climb);
     for r in options {
         if *budget == 0 {
             return None;

@@ -6,11 +6,10 @@
 //! "no mate", or "unknown" with the limit that stopped the search.
 //!
 //! ```
-//! use tsume::core::Position;
-//! use tsume::solver::{Limits, Outcome, Solver};
+//! use tsume::{Outcome, Position, SolveOptions, Solver};
 //! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
 //! let mut solver = Solver::new(16);
-//! let result = solver.solve(&pos, &Limits::default()).unwrap();
+//! let result = solver.solve(&pos, &SolveOptions::default()).unwrap();
 //! match result.outcome {
 //!     Outcome::Mate { moves } => assert_eq!(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["G*5b"]),
 //!     other => panic!("{other:?}"),
@@ -27,12 +26,12 @@ pub mod interposition;
 pub mod line;
 mod mode;
 mod node;
+mod options;
 pub mod repetition;
 mod search;
 pub mod tt;
 
-use defence::DefenceChoice;
-use interposition::{Ignored, UselessRule};
+use interposition::Ignored;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -44,6 +43,10 @@ use repetition::Repetitions;
 use search::Search;
 pub use tt::TableTooLarge;
 use tt::{INF, Table};
+
+pub use defence::DefenceChoice;
+pub use interposition::UselessRule;
+pub use options::{Limits, Rules, SolveOptions};
 
 /// Which limit stopped a search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -79,47 +82,12 @@ pub enum Outcome {
     Unknown(Limit),
 }
 
-/// Limits and options of one search.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Stop after this many nodes.
-    pub nodes: Option<u64>,
-    /// Stop after this long.
-    pub time: Option<Duration>,
-    /// Ask whether the side to move (in check) is mated, instead of
-    /// whether it mates.
-    pub defender_to_move: bool,
-    /// After the proof, read the tsume-shogi answer (see [`answer`]):
-    /// shortest attack, longest defence, useless interpositions not counted.
-    /// Otherwise the line is the first proof found. On by default.
-    pub shortest: bool,
-    /// The rule for useless drops of the tsume answer and of
-    /// [`Solver::mated_within`] (this crate's by default).
-    pub useless_rule: UselessRule,
-    /// Which defence the tsume answer's main line follows (the longest by
-    /// default; see [`defence`]).
-    pub defence: DefenceChoice,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            nodes: None,
-            time: None,
-            defender_to_move: false,
-            shortest: true,
-            useless_rule: UselessRule::WithinOtherDefences,
-            defence: DefenceChoice::Longest,
-        }
-    }
-}
-
 /// A search result with its cost.
 #[derive(Clone, Debug)]
 pub struct SolveResult {
     pub outcome: Outcome,
     /// Whether a mate's line is the proven tsume answer (shortest attack,
-    /// longest defence, or the defence [`Limits::defence`] chooses). False
+    /// longest defence, or the defence [`Rules::defence`] chooses). False
     /// for first-proof lines, and when a limit stopped the answer's
     /// searches (the line is then a sound mate that may be longer than
     /// needed, or by [`DefenceChoice::EmptyHandFirst`] the longest
@@ -345,16 +313,16 @@ impl Solver {
         self.table.hashfull()
     }
 
-    /// A search of `pos` within `limits` (counted from now), with its
-    /// attacker.
+    /// A search of `pos` as `options` ask it, within their limits (counted
+    /// from now), with its attacker.
     fn limited_search(
         &mut self,
         pos: &Position,
-        limits: &Limits,
+        options: &SolveOptions,
     ) -> Result<(Search<'_>, Color), SolveError> {
-        let attacker = attacker_of(pos, limits)?;
-        let deadline = limits.time.map(|t| Instant::now() + t);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let attacker = attacker_of(pos, options)?;
+        let deadline = options.limits.time.map(|t| Instant::now() + t);
+        let node_limit = options.limits.nodes.unwrap_or(u64::MAX);
         let salt = out_of_play_salt(pos);
         Ok((self.search(attacker, salt, node_limit, deadline), attacker))
     }
@@ -404,15 +372,15 @@ impl Solver {
     }
 
     /// Whether `pos` is mated within `plies` plies by tsume counting
-    /// (useless interpositions not counted, by `limits.useless_rule`): a
-    /// bounded search, much cheaper than [`solve`](Self::solve) when the
-    /// answer is no. The attacker is the side to move, or the other side
-    /// with `limits.defender_to_move`; `limits.shortest` plays no part.
+    /// (useless interpositions not counted, by the rule of
+    /// `options.rules`): a bounded search, much cheaper than
+    /// [`solve`](Self::solve) when the answer is no. The attacker is the
+    /// side to move, or the other side with `options.defender_to_move`;
+    /// `options.tsume_answer` and `options.rules.defence` play no part.
     ///
     /// ```
-    /// use tsume::core::Position;
-    /// use tsume::solver::interposition::UselessRule;
-    /// use tsume::solver::{Limits, Solver, Within};
+    /// use tsume::solver::{SolveOptions, UselessRule, Within};
+    /// use tsume::{Position, Solver};
     /// // White's king on 9a, checked by the rook on 1a and boxed in by the
     /// // gold on 8c and the knight on 7c, has only drops between them: the
     /// // rook captures any of them and mates as well without the piece, so
@@ -420,12 +388,10 @@ impl Solver {
     /// let pos: Position = "k7R/9/1GN6/9/9/9/9/9/9 w r2b3g4s3n4l18p 1".parse().unwrap();
     /// let mut solver = Solver::new(16);
     /// for useless_rule in [UselessRule::WithinOtherDefences, UselessRule::PieceUnused] {
-    ///     let limits = Limits {
-    ///         useless_rule,
-    ///         defender_to_move: true,
-    ///         ..Limits::default()
-    ///     };
-    ///     let r = solver.mated_within(&pos, 2, &limits).unwrap();
+    ///     let options = SolveOptions::default()
+    ///         .useless_rule(useless_rule)
+    ///         .defender_to_move(true);
+    ///     let r = solver.mated_within(&pos, 2, &options).unwrap();
     ///     assert!(matches!(r, Within::Mated { .. }));
     /// }
     /// ```
@@ -433,11 +399,11 @@ impl Solver {
         &mut self,
         pos: &Position,
         plies: u32,
-        limits: &Limits,
+        options: &SolveOptions,
     ) -> Result<Within, SolveError> {
-        let (mut search, _) = self.limited_search(pos, limits)?;
+        let (mut search, _) = self.limited_search(pos, options)?;
         let r = {
-            let mut t = answer::TsumeSearch::new(&mut search, pos, limits.useless_rule);
+            let mut t = answer::TsumeSearch::new(&mut search, pos, options.rules.useless_rule);
             t.within(pos, plies)
         };
         let within = Within::of(r, search.nodes, search.aborted);
@@ -456,9 +422,9 @@ impl Solver {
         pos: &Position,
         plies: u32,
         ignored: Ignored,
-        limits: &Limits,
+        options: &SolveOptions,
     ) -> Result<Within, SolveError> {
-        let (mut search, attacker) = self.limited_search(pos, limits)?;
+        let (mut search, attacker) = self.limited_search(pos, options)?;
         search.reps.clear();
         let mut root = pos.clone();
         let root_key = root.key();
@@ -477,10 +443,14 @@ impl Solver {
         Ok(within)
     }
 
-    /// Searches `pos` within `limits`.
-    pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
+    /// Searches `pos` as `options` ask, within their limits.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        options: &SolveOptions,
+    ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let (mut search, attacker) = self.limited_search(pos, limits)?;
+        let (mut search, attacker) = self.limited_search(pos, options)?;
         let node_limit = search.node_limit;
         search.reps.clear();
         let mut root = pos.clone();
@@ -508,7 +478,7 @@ impl Solver {
                 debug_assert!(ok, "unsound line {moves:?} from {pos}");
                 ok
             });
-            if limits.shortest && search.aborted.is_none() {
+            if options.tsume_answer && search.aborted.is_none() {
                 // The proof's length (its longest defence) bounds the
                 // answer; the first line read need not: it may follow a
                 // shorter defence.
@@ -522,7 +492,7 @@ impl Solver {
                 // Without limits from the caller, the answer gets an
                 // allowance of its own on top of the proof; with them, it may
                 // use what they leave.
-                if limits.nodes.is_none() && limits.time.is_none() {
+                if options.limits.is_none() {
                     let allowance = search_nodes
                         .saturating_mul(ANSWER_NODES_PER_PROOF_NODE)
                         .max(ANSWER_MIN_NODES);
@@ -533,8 +503,8 @@ impl Solver {
                     pos,
                     upper,
                     found.as_deref(),
-                    limits.useless_rule,
-                    limits.defence,
+                    options.rules.useless_rule,
+                    options.rules.defence,
                 );
                 at_least = a.at_least;
                 at_most = a.at_most;
@@ -549,7 +519,7 @@ impl Solver {
                     |line: &[Move]| line_preference(line.len() as u32, a.at_least, a.at_most);
                 if let Some(moves) = a.moves
                     && (a.exact || found.as_deref().is_none_or(|f| rank(&moves) <= rank(f)))
-                    && is_tsume_line_by(pos, &moves, attacker, limits.useless_rule)
+                    && is_tsume_line_by(pos, &moves, attacker, options.rules.useless_rule)
                     && moves.len() as u32 <= upper
                 {
                     exact = a.exact;
@@ -629,9 +599,9 @@ impl Solver {
 }
 
 /// The attacker of a search: the side to move, or the other side with
-/// `limits.defender_to_move`; an error when there is nothing to search.
-fn attacker_of(pos: &Position, limits: &Limits) -> Result<Color, SolveError> {
-    let attacker = if limits.defender_to_move {
+/// `options.defender_to_move`; an error when there is nothing to search.
+fn attacker_of(pos: &Position, options: &SolveOptions) -> Result<Color, SolveError> {
+    let attacker = if options.defender_to_move {
         !pos.side_to_move()
     } else {
         pos.side_to_move()
@@ -639,7 +609,7 @@ fn attacker_of(pos: &Position, limits: &Limits) -> Result<Color, SolveError> {
     if pos.king_square(!attacker).is_none() {
         return Err(SolveError::NoDefenderKing(!attacker));
     }
-    if limits.defender_to_move && !pos.in_check() {
+    if options.defender_to_move && !pos.in_check() {
         return Err(SolveError::NotInCheck);
     }
     Ok(attacker)
