@@ -791,11 +791,11 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
             .unwrap_or_default(),
         exact: moves.map(|_| result.exact),
         at_least: moves
-            .filter(|_| !result.exact && result.at_least > 1)
-            .map(|_| result.at_least),
+            .and(result.at_least)
+            .filter(|&least| !result.exact && least > 1),
         at_most: moves
-            .filter(|_| !result.exact && result.at_most > 0)
-            .map(|_| result.at_most),
+            .and(result.at_most)
+            .filter(|&most| !result.exact && most > 0),
         nodes: result.nodes,
         millis: u64::try_from(result.elapsed.as_millis()).unwrap_or(u64::MAX),
         limit,
@@ -847,7 +847,7 @@ fn write_report(
         Outcome::Mate { moves } => {
             match result.answer_bounds() {
                 _ if result.exact => writeln!(out, "mate in {}", moves.len())?,
-                Some(bounds) if result.at_least > 1 => writeln!(
+                Some(bounds) if result.at_least.is_some_and(|least| least > 1) => writeln!(
                     out,
                     "mate (a line of {} plies; not proven the tsume answer, which is proven to be {bounds})",
                     moves.len(),

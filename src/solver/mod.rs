@@ -95,15 +95,16 @@ pub struct SolveResult {
     pub exact: bool,
     /// A length the tsume answer of a mate is proven to reach (the line's
     /// when `exact`, which by [`DefenceChoice::EmptyHandFirst`] may be
-    /// shorter than the longest defence): no mate within fewer plies. 0
-    /// when not known.
-    pub at_least: u32,
+    /// shorter than the longest defence): no mate within fewer plies.
+    /// `None` when not known (no tsume answer was read). A bound of 0 or 1
+    /// is known but says nothing.
+    pub at_least: Option<u32>,
     /// A length the tsume answer of a mate is proven not to exceed. When
     /// `exact`, the longest defence's length (the line's, or more by
     /// [`DefenceChoice::EmptyHandFirst`]); else the plain proof's, which
     /// may be longer than the line shown (that line may follow a shorter
-    /// defence). 0 when not known (no tsume answer was asked for).
-    pub at_most: u32,
+    /// defence). `None` when not known (no tsume answer was read).
+    pub at_most: Option<u32>,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -116,30 +117,31 @@ impl SolveResult {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use tsume::solver::{Outcome, SolveResult};
+    /// use tsume::{Outcome, SolveResult};
     /// let mut r = SolveResult {
     ///     outcome: Outcome::Mate { moves: Vec::new() },
     ///     exact: false,
-    ///     at_least: 17,
-    ///     at_most: 37,
+    ///     at_least: Some(17),
+    ///     at_most: Some(37),
     ///     nodes: 0,
     ///     elapsed: Duration::ZERO,
     /// };
     /// assert_eq!(r.answer_bounds().as_deref(), Some("at least 17 and at most 37 plies"));
-    /// r.at_least = 1;
+    /// r.at_least = Some(1);
     /// assert_eq!(r.answer_bounds().as_deref(), Some("at most 37 plies"));
-    /// r.at_most = 0;
+    /// r.at_most = None;
     /// assert_eq!(r.answer_bounds(), None);
     /// ```
     pub fn answer_bounds(&self) -> Option<String> {
         if self.exact {
             return None;
         }
-        match (self.at_least, self.at_most) {
-            (0 | 1, 0) => None,
-            (least, 0) => Some(format!("at least {least} plies")),
-            (0 | 1, most) => Some(format!("at most {most} plies")),
-            (least, most) => Some(format!("at least {least} and at most {most} plies")),
+        // A lower bound of 0 or 1 says nothing.
+        match (self.at_least.filter(|&least| least > 1), self.at_most) {
+            (None, None) => None,
+            (Some(least), None) => Some(format!("at least {least} plies")),
+            (None, Some(most)) => Some(format!("at most {most} plies")),
+            (Some(least), Some(most)) => Some(format!("at least {least} and at most {most} plies")),
         }
     }
 }
@@ -466,8 +468,8 @@ impl Solver {
         );
         let search_nodes = search.nodes;
         let mut exact = false;
-        let mut at_least = 0;
-        let mut at_most = 0;
+        let mut at_least = None;
+        let mut at_most = None;
         let outcome = if r.pn == 0 {
             // The first proof's line comes first: it is cheap now, and it is
             // the answer when the tsume answer runs out of limits.
@@ -506,8 +508,8 @@ impl Solver {
                     options.rules.useless_rule,
                     options.rules.defence,
                 );
-                at_least = a.at_least;
-                at_most = a.at_most;
+                at_least = Some(a.at_least);
+                at_most = Some(a.at_most);
                 // An answer cut short by a limit gives the line of the
                 // longest resistance known unless the first proof's line
                 // is nearer the lengths proven (see `line_preference`). On
