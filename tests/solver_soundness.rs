@@ -509,21 +509,21 @@ fn differential(
                 &mut tally.alternatives_checked,
             );
             // The tsume length: within the plain one when there is one,
-            // else perhaps still within `plies`. `None` when the exhaustive
-            // search gave up; the length is then not compared.
+            // else perhaps still within `plies`. An error when the
+            // exhaustive search gave up; the length is then not compared.
             let tsume = tsume_shortest_mate_limited(
                 pos,
                 truth.unwrap_or(plies),
                 TSUME_EXHAUSTIVE_POSITIONS,
             );
-            if tsume.is_none() {
+            if tsume.is_err() {
                 tally.tsume_exhaustive_gave_up += 1;
             }
             let len = moves.len() as u32;
             // Only an exact answer has a length to compare: a first proof's
             // line (the answer ran out of nodes) may follow a shorter
             // defence; it is checked as a mate, by the walk below.
-            if let Some(tsume) = tsume
+            if let Ok(tsume) = tsume
                 && why.is_none()
                 && r.exact
                 && (tsume.is_some_and(|n| n != len) || (tsume.is_none() && len <= plies))

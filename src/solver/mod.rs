@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::{Color, Move, PieceKind, Position};
 
-use mode::{Counting, Mode};
+use mode::{Bounded, Counting, Mode};
 use repetition::Repetitions;
 use search::Search;
 pub use tt::TableTooLarge;
@@ -160,12 +160,12 @@ pub enum Within {
 }
 
 impl Within {
-    /// From a bounded search's answer: `Some(Some(plies))` mated,
-    /// `Some(None)` not mated, `None` stopped by `aborted` (or the depth).
-    fn of(found: Option<Option<u32>>, nodes: u64, aborted: Option<Limit>) -> Within {
+    /// From a bounded search's answer, `None` when it was stopped by
+    /// `aborted` (or the depth).
+    fn of(found: Option<Bounded>, nodes: u64, aborted: Option<Limit>) -> Within {
         match found {
-            Some(Some(plies)) => Within::Mated { plies, nodes },
-            Some(None) => Within::NotMated { nodes },
+            Some(Bounded::Mated(plies)) => Within::Mated { plies, nodes },
+            Some(Bounded::NotMated) => Within::NotMated { nodes },
             None => Within::Unknown {
                 limit: aborted.unwrap_or(Limit::Depth),
                 nodes,
@@ -433,14 +433,7 @@ impl Solver {
         search.reps.push(root.board_key(), root.hand(attacker));
         let mode = Mode::within(Counting::Ignoring(ignored), plies);
         let r = search.search_root(mode, &mut root, root_key);
-        let found = if r.pn == 0 {
-            Some(Some(r.len as u32))
-        } else if r.dn == 0 {
-            Some(None)
-        } else {
-            None
-        };
-        let within = Within::of(found, search.nodes, search.aborted);
+        let within = Within::of(Bounded::of(&r), search.nodes, search.aborted);
         self.reps.clear();
         Ok(within)
     }
