@@ -35,7 +35,7 @@
 //!   ([`FindingKind::DepartsFromSolution`]).
 //!
 //! The main line's search has the solver's own allowance (see
-//! [`Solver::solve`]) unless [`Options::main_nodes`] says otherwise. When a
+//! [`Solver::solve`]) unless [`VerifyOptions::main_nodes`] says otherwise. When a
 //! limit leaves the main line unproven (not the shortest mate), nothing is
 //! judged against it, not even a given solution: the verdict is
 //! [`Verdict::Unknown`].
@@ -46,15 +46,15 @@
 //! ```
 //! use tsume::core::Position;
 //! use tsume::solver::Solver;
-//! use tsume::verify::{verify, FindingKind, Options, Verdict};
+//! use tsume::verify::{verify, FindingKind, VerifyOptions, Verdict};
 //! // G*5b mates in one, and no other check does: sound.
 //! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
-//! let report = verify(&mut Solver::new(16), &pos, &Options::default()).unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &VerifyOptions::default()).unwrap();
 //! assert_eq!(report.verdict, Verdict::Sound);
 //! assert_eq!(report.main_line.len(), 1);
 //! // With a second gold in hand, the same mate leaves it unused (駒余り).
 //! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1".parse().unwrap();
-//! let report = verify(&mut Solver::new(16), &pos, &Options::default()).unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &VerifyOptions::default()).unwrap();
 //! assert_eq!(report.verdict, Verdict::Flawed);
 //! assert!(report.findings.iter().any(|f| f.kind == FindingKind::PiecesLeft));
 //! ```
@@ -80,7 +80,7 @@ const TSUME_LENGTH_REACH: u32 = 200;
 
 /// What to verify against, and the limits of each search.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct VerifyOptions {
     /// The intended solution, if the composer gives one.
     pub solution: Option<Vec<Move>>,
     /// The intended length, if given (without a solution).
@@ -100,9 +100,9 @@ pub struct Options {
     pub rules: Rules,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
             solution: None,
             length: None,
             nodes_per_search: 2_000_000,
@@ -296,7 +296,7 @@ pub struct Report {
     /// Whether the main line's length is proven shortest.
     pub exact: bool,
     pub findings: Vec<Finding>,
-    /// Whether a given solution ([`Options::solution`]) is the answer;
+    /// Whether a given solution ([`VerifyOptions::solution`]) is the answer;
     /// `None` without one, or when the main line is not proven.
     pub solution: Option<GivenSolution>,
     pub nodes: u64,
@@ -345,7 +345,7 @@ impl Report {
 
 struct Verifier<'s> {
     solver: &'s mut Solver,
-    options: &'s Options,
+    options: &'s VerifyOptions,
     deadline: Option<Instant>,
     nodes: u64,
     findings: Vec<Finding>,
@@ -364,7 +364,7 @@ fn plies(n: usize) -> String {
 pub fn verify(
     solver: &mut Solver,
     pos: &Position,
-    options: &Options,
+    options: &VerifyOptions,
 ) -> Result<Report, SolveError> {
     let start = Instant::now();
     let mut v = Verifier {

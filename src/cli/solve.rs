@@ -22,7 +22,7 @@ use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
-use tsume::batch::{self, Answer, BatchError, Progress};
+use tsume::batch::{self, BatchAnswer, BatchError, BatchProgress};
 use tsume::core::{Position, SfenError, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
@@ -330,7 +330,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     install_interrupt_handler(interrupted.clone());
 
     let jobs = usize::try_from(args.jobs).unwrap_or(1);
-    let options = batch::Options {
+    let options = batch::BatchOptions {
         // No more workers than problems when they are all known.
         jobs: if file.is_none() {
             jobs.min(arg_problems.len())
@@ -383,7 +383,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let text_on_terminal = !args.json && io::stdout().is_terminal();
     let json = args.json;
     let summary = batch::solve_all(inputs, &options, &interrupted, |origin, answer| {
-        if text_on_terminal || !json && !matches!(answer, Answer::Solved { .. }) {
+        if text_on_terminal || !json && !matches!(answer, BatchAnswer::Solved { .. }) {
             bar.clear();
         }
         // A record file's results say which file they are for.
@@ -452,12 +452,12 @@ fn report(
     out: &mut dyn Write,
     origin: Origin,
     record: Option<&str>,
-    answer: Answer<BadProblem>,
+    answer: BatchAnswer<BadProblem>,
     json: bool,
     bad: &mut Bad,
 ) -> Result<(), CliError> {
     let problem = match answer {
-        Answer::Solved { position, result } => {
+        BatchAnswer::Solved { position, result } => {
             if json {
                 let mut r = json_result(origin, &position, &result);
                 r.origin = record.map(str::to_string);
@@ -467,8 +467,8 @@ fn report(
             }
             None
         }
-        Answer::Unreadable(problem) => Some(problem),
-        Answer::Unaskable { position, error } => Some(BadProblem {
+        BatchAnswer::Unreadable(problem) => Some(problem),
+        BatchAnswer::Unaskable { position, error } => Some(BadProblem {
             origin,
             text: position.to_string(),
             message: error.to_string(),
@@ -675,7 +675,7 @@ impl Bar {
         {
             return;
         }
-        let progress = Progress {
+        let progress = BatchProgress {
             done: self.done,
             total: self.total,
             elapsed: self.start.elapsed(),

@@ -211,7 +211,7 @@ fn final_hand(pos: &Position, line: &[Move]) -> Hand {
 
 /// The rules a puzzle is held to.
 #[derive(Copy, Clone, Debug)]
-struct Rules {
+struct PuzzleRules {
     /// Plies allowed.
     min: u32,
     max: u32,
@@ -227,7 +227,7 @@ struct Rules {
 /// move, no side line as long as the main line, nothing left unchecked
 /// (and no pieces left, unless allowed). With the nodes of a search from
 /// an empty table, for the difficulty.
-fn judge(solver: &mut Solver, pos: &Position, rules: Rules) -> Option<(Vec<Move>, u64)> {
+fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<(Vec<Move>, u64)> {
     solver.clear();
     let (line, nodes) = answer(solver, pos, rules.nodes)?;
     let len = line.len() as u32;
@@ -243,10 +243,10 @@ fn judge(solver: &mut Solver, pos: &Position, rules: Rules) -> Option<(Vec<Move>
     // The verification runs first with a tenth of the nodes, and again
     // with all of them only when something was left unchecked.
     for budget in [(rules.nodes / 10).max(1), rules.nodes] {
-        let options = verify::Options {
+        let options = verify::VerifyOptions {
             nodes_per_search: budget,
             main_nodes: Some(rules.nodes),
-            ..verify::Options::default()
+            ..verify::VerifyOptions::default()
         };
         let report = verify::verify(solver, pos, &options).ok()?;
         if !(matches!(report.verdict, Verdict::Sound | Verdict::Flawed)
@@ -400,7 +400,7 @@ fn grown(config: &Config, index: u64) -> Option<Puzzle> {
             &mut rng,
             &mut budget,
         )?;
-        let rules = Rules {
+        let rules = PuzzleRules {
             min: n,
             max: n,
             pieces_left: false,
@@ -430,7 +430,7 @@ fn grow(
     for i in (1..options.len()).rev() {
         options.swap(i, rng.below(i + 1));
     }
-    let rules = Rules {
+    let rules = PuzzleRules {
         min: plies + 2,
         max: plies + 2,
         pieces_left: false,
@@ -472,7 +472,7 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
     let mut rng = Rng::new(mix(mix(config.seed)
         ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
         ^ u64::from(n)));
-    let rules = Rules {
+    let rules = PuzzleRules {
         min: n,
         max: n,
         pieces_left: false,
@@ -529,7 +529,7 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
 fn finish(
     solver: &mut Solver,
     pos: Position,
-    rules: Rules,
+    rules: PuzzleRules,
     index: u64,
     seed: u64,
 ) -> Option<Puzzle> {
@@ -647,14 +647,14 @@ impl Iterator for Generator {
 mod tests {
     use super::*;
 
-    const RULES: Rules = Rules {
+    const RULES: PuzzleRules = PuzzleRules {
         min: 1,
         max: 1,
         pieces_left: false,
         nodes: 50_000,
     };
 
-    fn judged(sfen: &str, rules: Rules) -> Option<Vec<String>> {
+    fn judged(sfen: &str, rules: PuzzleRules) -> Option<Vec<String>> {
         let pos: Position = sfen.parse().unwrap();
         let (line, nodes) = judge(&mut Solver::new(4), &pos, rules)?;
         assert!(nodes > 0);
@@ -667,7 +667,7 @@ mod tests {
         let sound = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
         assert_eq!(judged(sound, RULES), Some(vec!["G*5b".to_string()]));
         // Not of the asked length.
-        let three = Rules {
+        let three = PuzzleRules {
             min: 3,
             max: 3,
             ..RULES
@@ -676,7 +676,7 @@ mod tests {
         // A gold left in hand (駒余り): refused, unless allowed.
         let left = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1";
         assert_eq!(judged(left, RULES), None);
-        let games = Rules {
+        let games = PuzzleRules {
             pieces_left: true,
             ..RULES
         };

@@ -187,12 +187,12 @@ impl Within {
 /// runs (for progress reports such as USI `info` lines): the nodes,
 /// published every 256 nodes, and the table's fill, every 65536.
 #[derive(Debug, Default)]
-pub struct Progress {
+pub struct SearchProgress {
     nodes: AtomicU64,
     hashfull: AtomicU32,
 }
 
-impl Progress {
+impl SearchProgress {
     /// Nodes of the running (or last) search so far.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
@@ -225,7 +225,7 @@ pub struct Solver {
     table: Table,
     reps: Repetitions,
     stop: Arc<AtomicBool>,
-    progress: Arc<Progress>,
+    progress: Arc<SearchProgress>,
     /// Times cleared: a solver cleared twice is solving many problems.
     clears: u32,
 }
@@ -286,7 +286,7 @@ impl Solver {
     }
 
     /// The counters of the running search, for another thread to read.
-    pub fn progress(&self) -> Arc<Progress> {
+    pub fn progress(&self) -> Arc<SearchProgress> {
         self.progress.clone()
     }
 

@@ -37,11 +37,12 @@ use crate::core::movegen::legal_moves;
 use crate::core::{Color, Move, Position};
 use crate::input::{LineError, LineReader, MAX_LINE_BYTES};
 use crate::solver::{
-    Limit, Limits, Outcome, Progress, Rules, SolveError, SolveOptions, SolveResult, Solver, Within,
+    Limit, Limits, Outcome, Rules, SearchProgress, SolveError, SolveOptions, SolveResult, Solver,
+    Within,
 };
 
 use command::{Clock, Command, CommandError, Go, MateTime};
-use options::Options;
+use options::EngineOptions;
 
 /// How often an `info` line is written during a search.
 const INFO_INTERVAL: Duration = Duration::from_secs(1);
@@ -120,7 +121,7 @@ enum Flow {
 /// The engine between commands.
 struct Engine<W> {
     out: Arc<Mutex<W>>,
-    options: Options,
+    options: EngineOptions,
     /// The solver, when no search holds it; built at `isready` or `go`.
     solver: Option<Solver>,
     /// The `USI_Hash` the solver was built with.
@@ -204,7 +205,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     fn new(output: W) -> Engine<W> {
         Engine {
             out: Arc::new(Mutex::new(output)),
-            options: Options::default(),
+            options: EngineOptions::default(),
             solver: None,
             built_hash: 0,
             position: None,
@@ -292,7 +293,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                     format!("id name tsume {}", env!("CARGO_PKG_VERSION")),
                     "id author the tsume authors".to_string(),
                 ];
-                lines.extend(Options::announce());
+                lines.extend(EngineOptions::announce());
                 lines.push("usiok".to_string());
                 self.send(&lines)?;
             }
@@ -669,7 +670,7 @@ impl Drop for Done<'_> {
 /// stops it when asked (again and again: the flag is set before the search
 /// starts, and a solver may clear it at the start) or when its deadline
 /// passes.
-fn monitor<W: Write>(shared: &Shared, progress: &Progress, start: Instant, out: &Mutex<W>) {
+fn monitor<W: Write>(shared: &Shared, progress: &SearchProgress, start: Instant, out: &Mutex<W>) {
     let mut next_info = start + INFO_INTERVAL;
     let mut st = lock(&shared.state);
     loop {
