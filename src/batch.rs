@@ -106,7 +106,7 @@ pub const DEFAULT_HASH_MB_RANGE: (usize, usize) = (64, 4096);
 /// The table budget of each of `jobs` workers when none is given: half the
 /// machine's memory split among them, within [`DEFAULT_HASH_MB_RANGE`]
 /// (1024 MB each when the memory cannot be told). A table grows to its
-/// budget only as a search needs it (see [`crate::solver::tt`]): a file of
+/// budget only as a search needs it (see [`Solver::new`]): a file of
 /// small problems uses a few megabytes per worker whatever the budget, and
 /// a long problem gets the room it would otherwise lose results for.
 pub fn default_hash_mb(jobs: usize) -> usize {

@@ -16,20 +16,23 @@
 //! }
 //! ```
 
-pub mod answer;
+mod answer;
 pub mod defence;
 mod drops;
+// The exhaustive oracle the tests hold the solver to: public for them
+// (tests/ are other crates), out of the documented API.
+#[doc(hidden)]
 pub mod exhaustive;
 mod frontier;
-pub mod hands;
+mod hands;
 pub mod interposition;
-pub mod line;
+mod line;
 mod mode;
 mod node;
 mod options;
-pub mod repetition;
+mod repetition;
 mod search;
-pub mod tt;
+mod tt;
 
 use interposition::Ignored;
 use std::sync::Arc;
@@ -247,10 +250,13 @@ fn out_of_play_salt(pos: &Position) -> u64 {
 }
 
 impl Solver {
-    /// A solver whose table uses at most `hash_mb` megabytes: it starts at
-    /// [`tt::INITIAL_BYTES`] and grows as a search needs (see [`tt`]).
-    /// When the system does not give that much memory, the table takes
-    /// less (see [`Table::new`]); [`try_new`](Self::try_new) reports it
+    /// A solver whose table uses at most `hash_mb` megabytes: it starts
+    /// small (16 MB, or the budget when that is less) and doubles, within
+    /// the budget, each time half of it is filled, so a short search
+    /// touches only its first megabytes and a long one gets the whole
+    /// budget. Clearing shrinks it back to the start. When the system does
+    /// not give `hash_mb`, the table takes the largest power of two below
+    /// it that the system gives; [`try_new`](Self::try_new) reports it
     /// instead.
     pub fn new(hash_mb: usize) -> Solver {
         Solver::with_table(Table::new(hash_mb))
@@ -258,6 +264,14 @@ impl Solver {
 
     /// A solver whose table uses at most `hash_mb` megabytes, or an error
     /// naming the budget when the system does not give that much memory.
+    ///
+    /// ```
+    /// use tsume::Solver;
+    /// assert!(Solver::try_new(16).is_ok());
+    /// // An exbibyte: more than any machine maps; refused, not aborted.
+    /// let e = Solver::try_new(1 << 40).err().unwrap();
+    /// assert!(e.to_string().starts_with("cannot reserve a table of"));
+    /// ```
     pub fn try_new(hash_mb: usize) -> Result<Solver, TableTooLarge> {
         Table::try_new(hash_mb).map(Solver::with_table)
     }
@@ -290,8 +304,9 @@ impl Solver {
         self.progress.clone()
     }
 
-    /// Makes the whole table resident now (see [`tt::Table::prefault`]):
-    /// worth it before solving many problems.
+    /// Makes the whole table resident now, by writing one word per page:
+    /// worth it before solving many problems (untouched, each page faults
+    /// twice when a search first uses it), not for one short search.
     pub fn prefault(&mut self) {
         self.table.prefault();
     }
@@ -359,7 +374,7 @@ impl Solver {
     /// Whether the defender's move `m` at `pos` is a useless interposition
     /// (see [`interposition`]) when `pos` is mated within `plies` plies;
     /// `None` when `nodes` ran out first.
-    pub fn is_useless_interposition(
+    pub(crate) fn is_useless_interposition(
         &mut self,
         pos: &Position,
         m: Move,
@@ -572,27 +587,6 @@ fn line_preference(len: u32, at_least: u32, at_most: u32) -> (bool, u32) {
     (len < at_least, outside)
 }
 
-impl Solver {
-    /// What the table holds for each legal reply in `pos` (the attacker is
-    /// `attacker`): move, proof number, disproof number. For diagnostics.
-    #[doc(hidden)]
-    pub fn debug_children(&self, pos: &Position, attacker: Color) -> Vec<(Move, u32, u32)> {
-        let salt = out_of_play_salt(pos);
-        let mut out = Vec::new();
-        for &m in crate::core::movegen::legal_moves(pos).iter() {
-            let after = pos.after(m);
-            if pos.side_to_move() == attacker && !after.in_check() {
-                continue;
-            }
-            let p = self
-                .table
-                .probe(after.board_key() ^ salt, after.hand(attacker));
-            out.push((m, p.map_or(0, |p| p.pn), p.map_or(0, |p| p.dn)));
-        }
-        out
-    }
-}
-
 /// The attacker of a search: the side to move, or the other side with
 /// `options.defender_to_move`; an error when there is nothing to search.
 fn attacker_of(pos: &Position, options: &SolveOptions) -> Result<Color, SolveError> {
@@ -617,16 +611,17 @@ const ANSWER_MIN_NODES: u64 = 5_000_000;
 
 /// Whether `moves` from `pos` is a mating line by tsume counting: every
 /// move legal, every attacker move a check, and at the end the defender
-/// mated where it stands ([`interposition::is_mated_now`]: checkmated, or
-/// left with drops between checker and king that are each useless there,
-/// by either rule).
+/// mated where it stands: checkmated, or left with drops between checker
+/// and king that are each useless there, by either rule (see
+/// [`interposition`]): some checking capture of the drop leaves, with the
+/// piece set aside, a position mated where it stands in turn.
 pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
     is_tsume_line_by(pos, moves, attacker, UselessRule::WithinOtherDefences)
 }
 
 /// [`is_tsume_line`] with the drops left at the end judged by `rule`
 /// ([`interposition::is_mated_now_by`]).
-pub fn is_tsume_line_by(
+pub(crate) fn is_tsume_line_by(
     pos: &Position,
     moves: &[Move],
     attacker: Color,

@@ -1,16 +1,4 @@
 //! What a search is asked, by what rules, and within what limits.
-//!
-//! ```
-//! use std::time::Duration;
-//! use tsume::solver::{DefenceChoice, SolveOptions, UselessRule};
-//! let options = SolveOptions::default()
-//!     .nodes(100_000)
-//!     .time(Duration::from_secs(5))
-//!     .useless_rule(UselessRule::PieceUnused);
-//! assert_eq!(options.limits.nodes, Some(100_000));
-//! assert_eq!(options.rules.defence, DefenceChoice::Longest);
-//! assert!(options.tsume_answer && !options.defender_to_move);
-//! ```
 
 use std::time::Duration;
 
@@ -51,7 +39,19 @@ pub struct Rules {
 
 /// What one search is asked ([`Solver::solve`](super::Solver::solve) and
 /// the bounded questions): the question, the rules of its answer, and the
-/// limits, apart.
+/// limits, apart. The builder methods change one thing each:
+///
+/// ```
+/// use std::time::Duration;
+/// use tsume::solver::{DefenceChoice, SolveOptions, UselessRule};
+/// let options = SolveOptions::default()
+///     .nodes(100_000)
+///     .time(Duration::from_secs(5))
+///     .useless_rule(UselessRule::PieceUnused);
+/// assert_eq!(options.limits.nodes, Some(100_000));
+/// assert_eq!(options.rules.defence, DefenceChoice::Longest);
+/// assert!(options.tsume_answer && !options.defender_to_move);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
     /// When to stop.
