@@ -314,8 +314,8 @@ impl Solver {
     /// Forgets all results. The second time, the table is also made
     /// resident (see [`prefault`](Self::prefault)): a solver cleared between
     /// problems is solving many, and page faults of a fresh table cost more
-    /// than small problems (with two workers faulting side by side, the
-    /// kernel time of a 2,000-problem file grew from 1 s to 9 s).
+    /// than small problems, the more so with workers faulting side by side
+    /// (`docs/measurements.md`).
     pub fn clear(&mut self) {
         self.table.clear();
         self.reps.clear();
@@ -520,11 +520,8 @@ impl Solver {
                 at_most = Some(a.at_most);
                 // An answer cut short by a limit gives the line of the
                 // longest resistance known unless the first proof's line
-                // is nearer the lengths proven (see `line_preference`). On
-                // the twelve musou rows not proven in 30 s, that line has
-                // the published length on 030, 048 and 089 (the first
-                // proof's line: 111, 51 and 71 plies, against 119, 37 and
-                // 69).
+                // is nearer the lengths proven (see `line_preference`; what
+                // it gave on the musou rows is in docs/measurements.md).
                 let rank =
                     |line: &[Move]| line_preference(line.len() as u32, a.at_least, a.at_most);
                 if let Some(moves) = a.moves
