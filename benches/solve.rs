@@ -7,8 +7,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tsume::core::Position;
-use tsume::solver::{Limits, Outcome, Solver};
-use tsume::verify::{Options, verify};
+use tsume::solver::{Outcome, SolveOptions, Solver};
+use tsume::verify::{VerifyOptions, verify};
 
 /// Every `step`-th row of a problem file (relaxed reading: some generated
 /// rows hold two pawns on a file).
@@ -30,7 +30,7 @@ fn solve_all(solver: &mut Solver, problems: &[Position]) -> u64 {
     let mut nodes = 0;
     for p in problems {
         solver.clear();
-        let r = solver.solve(p, &Limits::default()).unwrap();
+        let r = solver.solve(p, &SolveOptions::default()).unwrap();
         assert!(matches!(r.outcome, Outcome::Mate { .. }));
         nodes += r.nodes;
     }
@@ -78,7 +78,7 @@ fn bench(c: &mut Criterion) {
             let mut findings = 0;
             for p in &three {
                 solver.clear();
-                findings += verify(&mut solver, p, &Options::default())
+                findings += verify(&mut solver, p, &VerifyOptions::default())
                     .unwrap()
                     .findings
                     .len();

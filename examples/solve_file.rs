@@ -8,7 +8,7 @@
 //! phase), as cshogi does; `KEEP=1` keeps the table between problems.
 use std::time::Duration;
 use tsume::core::Position;
-use tsume::solver::{Limits, Outcome, Solver};
+use tsume::solver::{Limits, Outcome, SolveOptions, Solver};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -34,12 +34,12 @@ fn main() {
         let r = solver
             .solve(
                 &pos,
-                &Limits {
-                    time: Some(Duration::from_secs_f64(secs)),
-                    nodes,
-                    shortest: std::env::var_os("FIRST").is_none(),
-                    ..Limits::default()
-                },
+                &SolveOptions::default()
+                    .limits(Limits {
+                        time: Some(Duration::from_secs_f64(secs)),
+                        nodes,
+                    })
+                    .tsume_answer(std::env::var_os("FIRST").is_none()),
             )
             .unwrap();
         total_nodes += r.nodes;

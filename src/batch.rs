@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use tsume::batch::{self, Answer, Options};
+//! use tsume::batch::{self, BatchAnswer, BatchOptions};
 //! use tsume::core::Position;
 //! use tsume::solver::Outcome;
 //!
@@ -16,17 +16,17 @@
 //! // Each problem is tagged (here with its number) and read; the batch
 //! // solves the ones that could be read.
 //! let inputs = problems.iter().enumerate().map(|(i, s)| (i, s.parse::<Position>()));
-//! let options = Options { jobs: 2, hash_mb: 16, ..Options::default() };
+//! let options = BatchOptions { jobs: 2, hash_mb: 16, ..BatchOptions::default() };
 //! let mut seen = Vec::new();
 //! let summary = batch::solve_all(inputs, &options, &AtomicBool::new(false), |i, answer| {
 //!     let what = match answer {
-//!         Answer::Solved { result, .. } => match result.outcome {
+//!         BatchAnswer::Solved { result, .. } => match result.outcome {
 //!             Outcome::Mate { moves } => format!("mate in {}", moves.len()),
 //!             Outcome::NoMate => "no mate".to_string(),
 //!             Outcome::Unknown(limit) => format!("unknown ({limit})"),
 //!         },
-//!         Answer::Unreadable(e) => format!("bad: {e}"),
-//!         Answer::Unaskable { error, .. } => format!("cannot ask: {error}"),
+//!         BatchAnswer::Unreadable(e) => format!("bad: {e}"),
+//!         BatchAnswer::Unaskable { error, .. } => format!("cannot ask: {error}"),
 //!     };
 //!     seen.push((i, what));
 //!     Ok::<(), std::convert::Infallible>(())
@@ -42,7 +42,7 @@
 //! took, depend neither on the problems before it nor on which worker
 //! solved it: with the same table size per worker and no time limit, the
 //! answers are the same whatever the number of workers. Each worker has a
-//! table of [`Options::hash_mb`] megabytes (so the batch uses `jobs` times
+//! table of [`BatchOptions::hash_mb`] megabytes (so the batch uses `jobs` times
 //! that).
 //!
 //! Memory stays bounded however long the input: at most
@@ -57,7 +57,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::Position;
-use crate::solver::{Limits, Outcome, SolveError, SolveResult, Solver, TableTooLarge};
+use crate::solver::{Outcome, SolveError, SolveOptions, SolveResult, Solver, TableTooLarge};
 
 /// How many problems per worker may be read ahead of the first one not yet
 /// handed back (they wait in the queue or in the reorder buffer).
@@ -65,7 +65,7 @@ pub const IN_FLIGHT_PER_JOB: usize = 64;
 
 /// How a batch is run.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct BatchOptions {
     /// Worker threads (at least one is used).
     pub jobs: usize,
     /// The table of each worker, in megabytes.
@@ -75,21 +75,22 @@ pub struct Options {
     /// [`BatchError::Table`]: for a budget nobody asked for, such as
     /// [`default_hash_mb`].
     pub hash_fallback: bool,
-    /// Limits of each problem (a time or node limit applies to each one).
-    pub limits: Limits,
+    /// What each problem is asked (a time or node limit applies to each
+    /// one).
+    pub solve: SolveOptions,
 }
 
-impl Default for Options {
+impl Default for BatchOptions {
     /// One worker per core, each with a table budget of
     /// [`default_hash_mb`] (less when the system will not reserve it), no
     /// limits.
-    fn default() -> Options {
+    fn default() -> BatchOptions {
         let jobs = default_jobs();
-        Options {
+        BatchOptions {
             jobs,
             hash_mb: default_hash_mb(jobs),
             hash_fallback: true,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         }
     }
 }
@@ -105,7 +106,7 @@ pub const DEFAULT_HASH_MB_RANGE: (usize, usize) = (64, 4096);
 /// The table budget of each of `jobs` workers when none is given: half the
 /// machine's memory split among them, within [`DEFAULT_HASH_MB_RANGE`]
 /// (1024 MB each when the memory cannot be told). A table grows to its
-/// budget only as a search needs it (see [`crate::solver::tt`]): a file of
+/// budget only as a search needs it (see [`Solver::new`]): a file of
 /// small problems uses a few megabytes per worker whatever the budget, and
 /// a long problem gets the room it would otherwise lose results for.
 pub fn default_hash_mb(jobs: usize) -> usize {
@@ -124,7 +125,7 @@ fn total_memory_mb() -> Option<usize> {
 
 /// What became of one problem.
 #[derive(Clone, Debug)]
-pub enum Answer<E> {
+pub enum BatchAnswer<E> {
     /// Solved (a mate, no mate, or unknown when a limit came first).
     Solved {
         position: Position,
@@ -191,9 +192,9 @@ impl Summary {
     }
 
     /// Counts one answer.
-    pub fn add<E>(&mut self, answer: &Answer<E>) {
+    pub fn add<E>(&mut self, answer: &BatchAnswer<E>) {
         match answer {
-            Answer::Solved { result, .. } => {
+            BatchAnswer::Solved { result, .. } => {
                 self.nodes += result.nodes;
                 self.search_time += result.elapsed;
                 match result.outcome {
@@ -202,7 +203,7 @@ impl Summary {
                     Outcome::Unknown(_) => self.unknown += 1,
                 }
             }
-            Answer::Unreadable(_) | Answer::Unaskable { .. } => self.errors += 1,
+            BatchAnswer::Unreadable(_) | BatchAnswer::Unaskable { .. } => self.errors += 1,
         }
     }
 }
@@ -233,7 +234,7 @@ impl fmt::Display for Summary {
 ///
 /// Each input is a tag (where the problem came from) and the position, or
 /// the error that reading it gave (handed back in its place as
-/// [`Answer::Unreadable`]). The input is pulled on a thread of its own, so
+/// [`BatchAnswer::Unreadable`]). The input is pulled on a thread of its own, so
 /// it may block (a pipe); it is pulled at most [`IN_FLIGHT_PER_JOB`] per
 /// worker ahead of the answers handed back.
 ///
@@ -245,7 +246,7 @@ impl fmt::Display for Summary {
 /// calling it again, and returns that error.
 pub fn solve_all<T, E, X, I, F>(
     problems: I,
-    options: &Options,
+    options: &BatchOptions,
     stop: &AtomicBool,
     mut on_result: F,
 ) -> Result<Summary, BatchError<X>>
@@ -254,15 +255,15 @@ where
     I::IntoIter: Send,
     T: Send,
     E: Send,
-    F: FnMut(T, Answer<E>) -> Result<(), X>,
+    F: FnMut(T, BatchAnswer<E>) -> Result<(), X>,
 {
-    let limits = &options.limits;
+    let solve = &options.solve;
     let mut summary = Summary::default();
     let run = run_all(
         problems,
         options,
         stop,
-        |solver, input| answer(solver, input, limits),
+        |solver, input| answer(solver, input, solve),
         |tag, answer| {
             summary.add(&answer);
             on_result(tag, answer)
@@ -286,7 +287,7 @@ pub struct Run {
 }
 
 /// Runs `work` on each input on `options.jobs` worker threads, each with a
-/// solver of its own (a table of [`Options::hash_mb`], as [`solve_all`]
+/// solver of its own (a table of [`BatchOptions::hash_mb`], as [`solve_all`]
 /// makes them; `work` clears it when it needs an empty one), and calls
 /// `on_result` with each input's tag and output in input order, on the
 /// calling thread, as soon as the output and all before it are ready.
@@ -301,7 +302,7 @@ pub struct Run {
 /// order (none after an error), and the error is returned.
 pub fn run_all<T, In, Out, X, I, W, F>(
     inputs: I,
-    options: &Options,
+    options: &BatchOptions,
     stop: &AtomicBool,
     work: W,
     mut on_result: F,
@@ -431,28 +432,32 @@ where
 }
 
 /// Solves one input on `solver`, from an empty table.
-fn answer<E>(solver: &mut Solver, input: Result<Position, E>, limits: &Limits) -> Answer<E> {
+fn answer<E>(
+    solver: &mut Solver,
+    input: Result<Position, E>,
+    options: &SolveOptions,
+) -> BatchAnswer<E> {
     let position = match input {
         Ok(position) => position,
-        Err(e) => return Answer::Unreadable(e),
+        Err(e) => return BatchAnswer::Unreadable(e),
     };
     solver.clear();
-    match solver.solve(&position, limits) {
-        Ok(result) => Answer::Solved { position, result },
-        Err(error) => Answer::Unaskable { position, error },
+    match solver.solve(&position, options) {
+        Ok(result) => BatchAnswer::Solved { position, result },
+        Err(error) => BatchAnswer::Unaskable { position, error },
     }
 }
 
 /// How far a batch has come, for a progress line: `done` problems of
 /// `total` (when known) after `elapsed`.
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub struct BatchProgress {
     pub done: u64,
     pub total: Option<u64>,
     pub elapsed: Duration,
 }
 
-impl Progress {
+impl BatchProgress {
     /// Problems per second so far (`None` before the first one).
     pub fn rate(&self) -> Option<f64> {
         let secs = self.elapsed.as_secs_f64();
@@ -477,7 +482,7 @@ fn clock(d: Duration) -> String {
     }
 }
 
-impl fmt::Display for Progress {
+impl fmt::Display for BatchProgress {
     /// `[#####-----] 512/1979 26% 412.3/s ETA 0:03 elapsed 0:01`, or without
     /// a total `512 done 412.3/s elapsed 0:01`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -550,18 +555,20 @@ mod tests {
 
     /// Tag, result name, nodes of each answer.
     fn run(jobs: usize, n: usize) -> (Vec<(usize, String, u64)>, Summary) {
-        let options = Options {
+        let options = BatchOptions {
             jobs,
             hash_mb: 1,
             hash_fallback: false,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         };
         let mut seen = Vec::new();
         let summary = solve_all(inputs(n), &options, &AtomicBool::new(false), |i, a| {
             seen.push(match a {
-                Answer::Solved { result, .. } => (i, format!("{:?}", result.outcome), result.nodes),
-                Answer::Unreadable(e) => (i, e, 0),
-                Answer::Unaskable { error, .. } => (i, error.to_string(), 0),
+                BatchAnswer::Solved { result, .. } => {
+                    (i, format!("{:?}", result.outcome), result.nodes)
+                }
+                BatchAnswer::Unreadable(e) => (i, e, 0),
+                BatchAnswer::Unaskable { error, .. } => (i, error.to_string(), 0),
             });
             Ok::<(), Infallible>(())
         })
@@ -594,11 +601,11 @@ mod tests {
 
     #[test]
     fn callback_error_stops_the_batch() {
-        let options = Options {
+        let options = BatchOptions {
             jobs: 2,
             hash_mb: 1,
             hash_fallback: false,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         };
         let mut calls = 0;
         let r = solve_all(inputs(500), &options, &AtomicBool::new(false), |i, _| {
@@ -618,11 +625,11 @@ mod tests {
         let hard: Position = HARD.parse().unwrap();
         let problems: Vec<(usize, Result<Position, Infallible>)> =
             (0..50).map(|i| (i, Ok(hard.clone()))).collect();
-        let options = Options {
+        let options = BatchOptions {
             jobs: 2,
             hash_mb: 4,
             hash_fallback: false,
-            limits: Limits::default(),
+            solve: SolveOptions::default(),
         };
         let stop = AtomicBool::new(false);
         let started = Instant::now();
@@ -635,7 +642,7 @@ mod tests {
                 stop.store(true, Ordering::SeqCst);
             });
             solve_all(problems, &options, &stop, |i, a| {
-                if let Answer::Solved { result, .. } = a {
+                if let BatchAnswer::Solved { result, .. } = a {
                     seen.push((i, result.outcome));
                 }
                 Ok::<(), Infallible>(())
@@ -671,14 +678,11 @@ mod tests {
             .inspect(|_| {
                 pulled.fetch_add(1, Ordering::SeqCst);
             });
-        let options = Options {
+        let options = BatchOptions {
             jobs: 2,
             hash_mb: 4,
             hash_fallback: false,
-            limits: Limits {
-                nodes: Some(300_000),
-                ..Limits::default()
-            },
+            solve: SolveOptions::default().nodes(300_000),
         };
         let mut ahead = Vec::new();
         let summary = solve_all(problems, &options, &AtomicBool::new(false), |i, _| {
@@ -694,7 +698,7 @@ mod tests {
 
     #[test]
     fn progress_line() {
-        let p = Progress {
+        let p = BatchProgress {
             done: 50,
             total: Some(200),
             elapsed: Duration::from_secs(10),
@@ -705,7 +709,7 @@ mod tests {
             p.to_string(),
             "[#####---------------] 50/200 25% 5.0/s ETA 0:30 elapsed 0:10"
         );
-        let p = Progress {
+        let p = BatchProgress {
             done: 0,
             total: None,
             elapsed: Duration::from_secs(3725),

@@ -35,7 +35,7 @@
 //!   ([`FindingKind::DepartsFromSolution`]).
 //!
 //! The main line's search has the solver's own allowance (see
-//! [`Solver::solve`]) unless [`Options::main_nodes`] says otherwise. When a
+//! [`Solver::solve`]) unless [`VerifyOptions::main_nodes`] says otherwise. When a
 //! limit leaves the main line unproven (not the shortest mate), nothing is
 //! judged against it, not even a given solution: the verdict is
 //! [`Verdict::Unknown`].
@@ -46,15 +46,15 @@
 //! ```
 //! use tsume::core::Position;
 //! use tsume::solver::Solver;
-//! use tsume::verify::{verify, FindingKind, Options, Verdict};
+//! use tsume::verify::{verify, FindingKind, VerifyOptions, Verdict};
 //! // G*5b mates in one, and no other check does: sound.
 //! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
-//! let report = verify(&mut Solver::new(16), &pos, &Options::default()).unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &VerifyOptions::default()).unwrap();
 //! assert_eq!(report.verdict, Verdict::Sound);
 //! assert_eq!(report.main_line.len(), 1);
 //! // With a second gold in hand, the same mate leaves it unused (駒余り).
 //! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1".parse().unwrap();
-//! let report = verify(&mut Solver::new(16), &pos, &Options::default()).unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &VerifyOptions::default()).unwrap();
 //! assert_eq!(report.verdict, Verdict::Flawed);
 //! assert!(report.findings.iter().any(|f| f.kind == FindingKind::PiecesLeft));
 //! ```
@@ -69,7 +69,7 @@ use crate::solver::defence::DefenceChoice;
 use crate::solver::interposition::{
     DropInterpositions, Ignored, UselessRule, interposition_squares, set_aside,
 };
-use crate::solver::{Limits, Outcome, SolveError, Solver, Within};
+use crate::solver::{Limits, Outcome, Rules, SolveError, SolveOptions, Solver, Within};
 
 /// The longer-alternative search gets this fraction of the node budget.
 const LONGER_ALTERNATIVE_SHARE: u64 = 8;
@@ -80,7 +80,7 @@ const TSUME_LENGTH_REACH: u32 = 200;
 
 /// What to verify against, and the limits of each search.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct VerifyOptions {
     /// The intended solution, if the composer gives one.
     pub solution: Option<Vec<Move>>,
     /// The intended length, if given (without a solution).
@@ -92,25 +92,23 @@ pub struct Options {
     pub main_nodes: Option<u64>,
     /// Time for the whole verification.
     pub time: Option<Duration>,
-    /// The rule for useless drops the main line and every check follow.
-    pub useless_rule: UselessRule,
-    /// Which defence the main line and the side lines follow. By
+    /// The rule for useless drops the main line and every check follow,
+    /// and which defence the main line and the side lines follow. By
     /// [`DefenceChoice::EmptyHandFirst`] a side line may outlast the main
     /// line when it leaves the attacker pieces in hand: reported as
     /// [`FindingKind::LongerSideLine`].
-    pub defence: DefenceChoice,
+    pub rules: Rules,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
             solution: None,
             length: None,
             nodes_per_search: 2_000_000,
             main_nodes: None,
             time: None,
-            useless_rule: UselessRule::WithinOtherDefences,
-            defence: DefenceChoice::Longest,
+            rules: Rules::default(),
         }
     }
 }
@@ -298,7 +296,7 @@ pub struct Report {
     /// Whether the main line's length is proven shortest.
     pub exact: bool,
     pub findings: Vec<Finding>,
-    /// Whether a given solution ([`Options::solution`]) is the answer;
+    /// Whether a given solution ([`VerifyOptions::solution`]) is the answer;
     /// `None` without one, or when the main line is not proven.
     pub solution: Option<GivenSolution>,
     pub nodes: u64,
@@ -347,7 +345,7 @@ impl Report {
 
 struct Verifier<'s> {
     solver: &'s mut Solver,
-    options: &'s Options,
+    options: &'s VerifyOptions,
     deadline: Option<Instant>,
     nodes: u64,
     findings: Vec<Finding>,
@@ -366,7 +364,7 @@ fn plies(n: usize) -> String {
 pub fn verify(
     solver: &mut Solver,
     pos: &Position,
-    options: &Options,
+    options: &VerifyOptions,
 ) -> Result<Report, SolveError> {
     let start = Instant::now();
     let mut v = Verifier {
@@ -457,23 +455,27 @@ enum Solved {
 }
 
 impl Verifier<'_> {
-    /// Limits for one search of `nodes` (`None`: the solver's own
+    /// The options of one search of `nodes` (`None`: the solver's own
     /// allowance) within the time left, the defender to move when
-    /// `defender`; `None` when the time is up.
-    fn limits(&self, nodes: Option<u64>, defender: bool, shortest: bool) -> Option<Limits> {
+    /// `defender`, the tsume answer read when `tsume_answer`; `None` when
+    /// the time is up.
+    fn search_options(
+        &self,
+        nodes: Option<u64>,
+        defender: bool,
+        tsume_answer: bool,
+    ) -> Option<SolveOptions> {
         let time = self
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
         if time.is_some_and(|t| t.is_zero()) {
             return None;
         }
-        Some(Limits {
-            nodes,
-            time,
+        Some(SolveOptions {
+            limits: Limits { nodes, time },
+            rules: self.options.rules,
             defender_to_move: defender,
-            shortest,
-            useless_rule: self.options.useless_rule,
-            defence: self.options.defence,
+            tsume_answer,
         })
     }
 
@@ -496,10 +498,10 @@ impl Verifier<'_> {
         defender: bool,
         nodes: Option<u64>,
     ) -> Result<Solved, SolveError> {
-        let Some(limits) = self.limits(nodes, defender, true) else {
+        let Some(asked) = self.search_options(nodes, defender, true) else {
             return Ok(Solved::Unknown);
         };
-        let r = self.solver.solve(pos, &limits)?;
+        let r = self.solver.solve(pos, &asked)?;
         self.nodes += r.nodes;
         Ok(match r.outcome {
             Outcome::Mate { moves } => Solved::Mate(moves, r.exact),
@@ -511,13 +513,14 @@ impl Verifier<'_> {
     /// Whether `pos` (defender to move when `defender`) is mated within
     /// `plies` by tsume counting: a bounded search, cheap when it fails.
     fn within(&mut self, pos: &Position, plies: u32, defender: bool) -> Result<Within, SolveError> {
-        let Some(limits) = self.limits(Some(self.options.nodes_per_search), defender, true) else {
+        let Some(asked) = self.search_options(Some(self.options.nodes_per_search), defender, true)
+        else {
             return Ok(Within::Unknown {
                 limit: crate::solver::Limit::Time,
                 nodes: 0,
             });
         };
-        let r = self.solver.mated_within(pos, plies, &limits)?;
+        let r = self.solver.mated_within(pos, plies, &asked)?;
         self.nodes += r.nodes();
         Ok(r)
     }
@@ -527,10 +530,10 @@ impl Verifier<'_> {
     /// looks for the minor longer alternatives.
     fn mates_at_all(&mut self, pos: &Position) -> Result<Option<Vec<Move>>, SolveError> {
         let nodes = self.options.nodes_per_search / LONGER_ALTERNATIVE_SHARE;
-        let Some(limits) = self.limits(Some(nodes), true, false) else {
+        let Some(asked) = self.search_options(Some(nodes), true, false) else {
             return Ok(None);
         };
-        let r = self.solver.solve(pos, &limits)?;
+        let r = self.solver.solve(pos, &asked)?;
         self.nodes += r.nodes;
         Ok(match r.outcome {
             Outcome::Mate { moves } => Some(moves),
@@ -701,7 +704,7 @@ impl Verifier<'_> {
                             (note, Some(len))
                         } else if !attacking
                             && len > left
-                            && self.options.defence == DefenceChoice::EmptyHandFirst
+                            && self.options.rules.defence == DefenceChoice::EmptyHandFirst
                         {
                             (
                                 format!(
@@ -779,12 +782,13 @@ impl Verifier<'_> {
         m: Move,
         attacker: crate::core::Color,
     ) -> Result<Option<(bool, String)>, SolveError> {
-        let Some(mut limits) = self.limits(Some(self.options.nodes_per_search), false, true) else {
+        let Some(mut asked) = self.search_options(Some(self.options.nodes_per_search), false, true)
+        else {
             return Ok(None);
         };
-        limits.defence = DefenceChoice::EmptyHandFirst;
+        asked.rules.defence = DefenceChoice::EmptyHandFirst;
         let after = pos.after(m);
-        let r = self.solver.solve(&after, &limits)?;
+        let r = self.solver.solve(&after, &asked)?;
         self.nodes += r.nodes;
         let Outcome::Mate { moves } = r.outcome else {
             return Ok(None);
@@ -830,7 +834,8 @@ impl Verifier<'_> {
         if interposition_squares(pos).contains(m.to()) {
             return Ok(None);
         }
-        let Some(limits) = self.limits(Some(self.options.nodes_per_search), false, true) else {
+        let Some(asked) = self.search_options(Some(self.options.nodes_per_search), false, true)
+        else {
             return Ok(None);
         };
         let after = pos.after(m);
@@ -841,7 +846,7 @@ impl Verifier<'_> {
         ] {
             let r = self
                 .solver
-                .mated_within_ignoring(&after, plies, ignored, &limits)?;
+                .mated_within_ignoring(&after, plies, ignored, &asked)?;
             self.nodes += r.nodes();
             match r {
                 Within::NotMated { .. } => {
@@ -871,13 +876,10 @@ impl Verifier<'_> {
             "with no drop between checker and king counted, {m} is mated within {plies}: whether it outlasts the given defence depends on which drops count"
         );
         // Asked again by the looser rule, unless the main line follows it.
-        let r = if self.options.useless_rule == UselessRule::PieceUnused {
+        let r = if self.options.rules.useless_rule == UselessRule::PieceUnused {
             None
         } else {
-            let unused = Limits {
-                useless_rule: UselessRule::PieceUnused,
-                ..limits
-            };
+            let unused = asked.useless_rule(UselessRule::PieceUnused);
             let r = self.solver.mated_within(&after, plies, &unused)?;
             self.nodes += r.nodes();
             Some(r)
@@ -1053,7 +1055,7 @@ impl Verifier<'_> {
                 let evasions = evasion_moves(&pos);
                 let judges_drops = evasions.iter().any(|&e| e != m && drops.contains(e));
                 let base = if !judges_drops
-                    || (!drops.contains(m) && self.options.defence == DefenceChoice::Longest)
+                    || (!drops.contains(m) && self.options.rules.defence == DefenceChoice::Longest)
                 {
                     left
                 } else {
@@ -1109,7 +1111,8 @@ impl Verifier<'_> {
                             continue;
                         }
                     };
-                    let old_convention = self.options.defence == DefenceChoice::EmptyHandFirst;
+                    let old_convention =
+                        self.options.rules.defence == DefenceChoice::EmptyHandFirst;
                     let len = if exact && (old_convention || !same_length) {
                         // By the old convention a side line's length is its
                         // own line's, which may differ from the tsume

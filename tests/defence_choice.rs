@@ -8,17 +8,13 @@ use common::{problems, usi};
 use tsume::core::{Color, Hand, Move, Position};
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::exhaustive::tsume_shortest_mate;
-use tsume::solver::{Limits, Outcome, SolveResult, Solver, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, SolveResult, Solver, is_tsume_line};
 
 fn solve(solver: &mut Solver, pos: &Position, defence: DefenceChoice) -> SolveResult {
     solver
         .solve(
             pos,
-            &Limits {
-                nodes: Some(2_000_000),
-                defence,
-                ..Limits::default()
-            },
+            &SolveOptions::default().nodes(2_000_000).defence(defence),
         )
         .unwrap()
 }
@@ -72,7 +68,7 @@ fn a_longer_defence_that_leaves_pieces_in_hand_is_a_side_line_by_the_old_convent
     let old = solve(&mut solver, &pos, DefenceChoice::EmptyHandFirst);
     let line = mate_line(&old).unwrap();
     assert_eq!(usi(&line), "4a3a 3b2b 3a2a 2b3b 9a3a");
-    assert_eq!(old.at_least, 5, "the length reported is the line's");
+    assert_eq!(old.at_least, Some(5), "the length reported is the line's");
     assert!(final_hand(&pos, &line, Color::Black).is_empty());
 
     // The lengths behind it, by the exhaustive reference: 7 in all; after

@@ -10,8 +10,8 @@ use tsume::core::{Color, Move, PieceKind, Position};
 use tsume::generate::games::{FromConfig, puzzles_from_games, read_games};
 use tsume::generate::tags::tags;
 use tsume::generate::{Config, Generator, Origin, Puzzle};
-use tsume::solver::{Limits, Outcome, Solver};
-use tsume::verify::{FindingKind, Options, Verdict, verify};
+use tsume::solver::{Outcome, SolveOptions, Solver};
+use tsume::verify::{FindingKind, Verdict, VerifyOptions, verify};
 
 fn tsume(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tsume"))
@@ -59,7 +59,7 @@ fn check_puzzle_with(p: &Puzzle, plies: usize, tsume_rules: bool, rest: bool) {
     let pos = &p.position;
     let mut solver = Solver::new(16);
     let r = solver
-        .solve(pos, &Limits::default())
+        .solve(pos, &SolveOptions::default())
         .expect("a king to mate");
     let Outcome::Mate { moves } = r.outcome else {
         panic!("{pos}: no mate: {:?}", r.outcome)
@@ -67,7 +67,7 @@ fn check_puzzle_with(p: &Puzzle, plies: usize, tsume_rules: bool, rest: bool) {
     assert!(r.exact, "{pos}");
     assert_eq!(moves.len(), plies, "{pos}");
     assert_eq!(moves, p.moves, "{pos}");
-    let report = verify(&mut Solver::new(16), pos, &Options::default()).expect("verifiable");
+    let report = verify(&mut Solver::new(16), pos, &VerifyOptions::default()).expect("verifiable");
     for f in &report.findings {
         assert!(
             matches!(

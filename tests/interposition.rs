@@ -8,13 +8,15 @@ mod common;
 use tsume::core::Position;
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
 use tsume::solver::interposition::Ignored;
-use tsume::solver::{Limits, Outcome, Solver, Within, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, Solver, Within, is_tsume_line};
 
 /// The solver's line (checked to mate by tsume counting, and proven
 /// shortest), with the plain and tsume exhaustive lengths.
 fn answer(sfen: &str, max: u32) -> (Vec<String>, Option<u32>, Option<u32>) {
     let pos: Position = sfen.parse().unwrap();
-    let r = Solver::new(64).solve(&pos, &Limits::default()).unwrap();
+    let r = Solver::new(64)
+        .solve(&pos, &SolveOptions::default())
+        .unwrap();
     let Outcome::Mate { moves } = r.outcome else {
         panic!("{sfen}: {:?}", r.outcome);
     };
@@ -142,10 +144,7 @@ fn short_problems(per_set: usize) -> Vec<Position> {
 /// tsume counting, and the loosest never later than the other.
 #[test]
 fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
-    let limits = Limits {
-        nodes: Some(2_000_000),
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().nodes(2_000_000);
     let mut compared = 0;
     // Bounds where the rule decides: mated by it, not by the stricter one.
     let (mut drops_matter, mut moves_matter) = (0, 0);
@@ -207,10 +206,7 @@ fn with_interpositions_ignored_the_search_agrees_with_plain_recursion() {
 /// nodes in all (so some were).
 #[test]
 fn plain_disproofs_without_drops_in_between_hold_by_tsume_counting() {
-    let limits = Limits {
-        nodes: Some(2_000_000),
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().nodes(2_000_000);
     let mated = |w: Within| match w {
         Within::Mated { .. } => Some(true),
         Within::NotMated { .. } => Some(false),
@@ -252,10 +248,7 @@ fn plain_disproofs_without_drops_in_between_hold_by_tsume_counting() {
 fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
     use tsume::solver::exhaustive::tsume_mates_within_by;
     use tsume::solver::interposition::UselessRule;
-    let limits = Limits {
-        nodes: Some(2_000_000),
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().nodes(2_000_000);
     let mut compared = 0;
     let mut decides = 0;
     for pos in short_problems(400) {
@@ -274,10 +267,7 @@ fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
                 Within::NotMated { .. } => false,
                 Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
             };
-            let unused = Limits {
-                useless_rule: UselessRule::PieceUnused,
-                ..limits.clone()
-            };
+            let unused = limits.useless_rule(UselessRule::PieceUnused);
             let got = mated(solver.mated_within(&pos, plies, &unused).unwrap());
             assert_eq!(got, expected, "{} within {plies}", pos);
             compared += 1;
@@ -310,11 +300,8 @@ fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
 fn by_the_piece_unused_rule_only_the_use_of_the_piece_counts() {
     use tsume::solver::exhaustive::tsume_mates_within_by;
     use tsume::solver::interposition::UselessRule;
-    let unused = Limits {
-        useless_rule: UselessRule::PieceUnused,
-        ..Limits::default()
-    };
-    let solve = |sfen: &str, limits: &Limits| {
+    let unused = SolveOptions::default().useless_rule(UselessRule::PieceUnused);
+    let solve = |sfen: &str, limits: &SolveOptions| {
         let pos: Position = sfen.parse().unwrap();
         let r = Solver::new(64).solve(&pos, limits).unwrap();
         let Outcome::Mate { moves } = r.outcome else {
@@ -326,7 +313,7 @@ fn by_the_piece_unused_rule_only_the_use_of_the_piece_counts() {
     let sfen = "9/9/7kB/9/5l3/5+BL2/9/9/9 b L2r4g4s4nl18p 1";
     let (pos, line) = solve(sfen, &unused);
     assert_eq!(line, ["L*2e", "2c1b", "1c2b+"]);
-    assert_eq!(solve(sfen, &Limits::default()).1.len(), 7);
+    assert_eq!(solve(sfen, &SolveOptions::default()).1.len(), 7);
     let by = |plies| tsume_mates_within_by(&pos, plies, UselessRule::PieceUnused, 1_000_000);
     assert_eq!((by(1), by(3)), (Some(false), Some(true)));
     // The knight moved onto the line (2f1h+) counts by both.
@@ -351,11 +338,9 @@ fn by_the_rule_none_every_interposition_counts() {
         };
         let mut solver = Solver::new(16);
         let solve = |solver: &mut Solver, useless_rule| {
-            let limits = Limits {
-                nodes: Some(2_000_000),
-                useless_rule,
-                ..Limits::default()
-            };
+            let limits = SolveOptions::default()
+                .nodes(2_000_000)
+                .useless_rule(useless_rule);
             let r = solver.solve(&pos, &limits).unwrap();
             assert!(r.exact, "{pos}: {useless_rule} not exact");
             match r.outcome {

@@ -41,7 +41,7 @@ use common::assert_sound_mate;
 use tsume::core::movegen::{check_moves, evasion_moves};
 use tsume::core::{Move, Position};
 use tsume::solver::exhaustive::{mates_within, shortest_mate};
-use tsume::solver::{Limits, Outcome, Solver};
+use tsume::solver::{Outcome, SolveOptions, Solver};
 
 /// The loop position with nothing in hand: a perpetual check, no mate.
 const PERPETUAL: &str = "9/9/9/9/9/9/7R1/5R3/6g1k b - 1";
@@ -57,11 +57,8 @@ fn pos(sfen: &str) -> Position {
     sfen.parse().unwrap_or_else(|e| panic!("{sfen}: {e}"))
 }
 
-fn limits(nodes: u64) -> Limits {
-    Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    }
+fn limits(nodes: u64) -> SolveOptions {
+    SolveOptions::default().nodes(nodes)
 }
 
 fn mv(pos: &Position, usi: &str) -> Move {
@@ -378,11 +375,9 @@ fn transposition_through_a_repetition() {
     let r = solver
         .solve(
             &long,
-            &Limits {
-                nodes: Some(1_000_000),
-                defender_to_move: true,
-                ..Limits::default()
-            },
+            &SolveOptions::default()
+                .nodes(1_000_000)
+                .defender_to_move(true),
         )
         .unwrap();
     match r.outcome {

@@ -19,7 +19,7 @@ mod common;
 use common::{musou_row, problems, solve_within};
 use tsume::core::{Move, Position};
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
-use tsume::solver::{Limits, Outcome, Solver, is_mating_line, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, Solver, is_mating_line, is_tsume_line};
 
 /// Why a row's published length is not ours.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -177,22 +177,19 @@ fn misc_small() {
 #[test]
 fn an_answer_cut_short_reports_what_is_proven() {
     let pos = musou("050");
-    let solve = |limits: Limits| Solver::new(64).solve(&pos, &limits).unwrap();
-    let first = solve(Limits {
-        shortest: false,
-        ..Limits::default()
-    });
+    let solve = |limits: SolveOptions| Solver::new(64).solve(&pos, &limits).unwrap();
+    let first = solve(SolveOptions::default().tsume_answer(false));
     let Outcome::Mate { moves: first_line } = first.outcome else {
         panic!("{:?}", first.outcome)
     };
-    let full = solve(Limits::default());
+    let full = solve(SolveOptions::default());
     let Outcome::Mate { moves: answer } = &full.outcome else {
         panic!("{:?}", full.outcome)
     };
     assert!(full.exact);
     assert_eq!(answer.len(), 21);
-    assert_eq!(full.at_least, 21);
-    assert_eq!(full.at_most, 21);
+    assert_eq!(full.at_least, Some(21));
+    assert_eq!(full.at_most, Some(21));
     assert!(
         first.nodes < full.nodes / 2,
         "{} {}",
@@ -202,18 +199,16 @@ fn an_answer_cut_short_reports_what_is_proven() {
     let mut bounds = Vec::new();
     for k in 1..8 {
         let limit = first.nodes + (full.nodes - first.nodes) * k / 8;
-        let cut = solve(Limits {
-            nodes: Some(limit),
-            ..Limits::default()
-        });
+        let cut = solve(SolveOptions::default().nodes(limit));
         assert!(!cut.exact, "{limit} nodes");
-        assert!(
-            cut.at_least <= 21,
-            "{limit} nodes: at least {}",
-            cut.at_least
-        );
+        let at_least = cut.at_least.unwrap_or(0);
+        assert!(at_least <= 21, "{limit} nodes: at least {at_least}");
         // The plain proof bounds it from above: the answer was asked.
-        assert!(cut.at_most >= 21, "{limit} nodes: at most {}", cut.at_most);
+        assert!(
+            cut.at_most.is_some_and(|most| most >= 21),
+            "{limit} nodes: at most {:?}",
+            cut.at_most
+        );
         let Outcome::Mate { moves } = &cut.outcome else {
             panic!("{limit} nodes: {:?}", cut.outcome)
         };
@@ -222,10 +217,10 @@ fn an_answer_cut_short_reports_what_is_proven() {
             "{limit} nodes: {moves:?}"
         );
         assert!(
-            moves == &first_line || moves.len() as u32 >= cut.at_least,
+            moves == &first_line || moves.len() as u32 >= at_least,
             "{limit} nodes: {moves:?}"
         );
-        bounds.push(cut.at_least);
+        bounds.push(at_least);
     }
     assert!(
         bounds.windows(2).all(|w| w[0] <= w[1]) && bounds[6] > bounds[0],
@@ -300,11 +295,10 @@ fn the_shortest_plain_mate_found_bounds_the_answer_from_above() {
         moves.len(),
         r.nodes
     );
+    let (at_least, at_most) = (r.at_least.unwrap_or(0), r.at_most.unwrap_or(0));
     assert!(
-        r.at_most <= 121 && r.at_most >= r.at_least,
-        "at least {}, at most {}",
-        r.at_least,
-        r.at_most
+        at_most <= 121 && at_most >= at_least,
+        "at least {at_least}, at most {at_most}"
     );
 }
 

@@ -8,7 +8,7 @@ mod common;
 
 use common::{assert_sound_mate, musou_row, problems, solve_within};
 use tsume::core::Position;
-use tsume::solver::{Limits, Outcome, Solver};
+use tsume::solver::{Outcome, SolveOptions, Solver};
 
 fn solve_set(file: &str, node_limit: u64, check_alternatives: bool) {
     let mut solver = Solver::new(64);
@@ -116,16 +116,10 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
         .unwrap();
     let mut solver = Solver::new(16);
     let first = solver
-        .solve(
-            &pos,
-            &Limits {
-                shortest: false,
-                ..Limits::default()
-            },
-        )
+        .solve(&pos, &SolveOptions::default().tsume_answer(false))
         .unwrap();
     solver.clear();
-    let full = solver.solve(&pos, &Limits::default()).unwrap();
+    let full = solver.solve(&pos, &SolveOptions::default()).unwrap();
     assert!(full.exact);
     assert!(full.nodes > first.nodes + 1, "the answer costs nodes here");
     solver.clear();
@@ -135,7 +129,7 @@ fn a_proven_mate_stays_a_mate_when_the_answer_runs_out() {
         (Outcome::Mate { moves }, Outcome::Mate { moves: first_line }) => {
             // The first proof's line, or the longest resistance known when
             // that reaches the length proven.
-            assert!(moves == first_line || moves.len() as u32 >= cut.at_least);
+            assert!(moves == first_line || moves.len() as u32 >= cut.at_least.unwrap_or(0));
             assert!(tsume::solver::is_mating_line(
                 &pos,
                 moves,
@@ -160,7 +154,7 @@ fn a_node_limit_anywhere_never_overstates_the_answer() {
         let name = format!("musou-{number}");
         let pos: Position = musou_row(number).sfen.parse().unwrap();
         solver.clear();
-        let full = solver.solve(&pos, &Limits::default()).unwrap();
+        let full = solver.solve(&pos, &SolveOptions::default()).unwrap();
         assert!(full.exact, "{name}: not exact without a limit");
         assert_eq!(full.at_most, full.at_least, "{name}");
         let Outcome::Mate { moves } = &full.outcome else {
@@ -174,10 +168,14 @@ fn a_node_limit_anywhere_never_overstates_the_answer() {
             let cut = solve_within(&mut solver, &pos, nodes);
             cut_points += 1;
             let at = format!("{name} at {nodes} of {} nodes", full.nodes);
-            assert!(cut.at_least <= length, "{at}: at least {}", cut.at_least);
             assert!(
-                cut.at_most == 0 || cut.at_most >= length,
-                "{at}: at most {}",
+                cut.at_least.unwrap_or(0) <= length,
+                "{at}: at least {:?}",
+                cut.at_least
+            );
+            assert!(
+                cut.at_most.is_none_or(|most| most >= length),
+                "{at}: at most {:?}",
                 cut.at_most
             );
             match &cut.outcome {

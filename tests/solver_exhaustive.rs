@@ -12,7 +12,7 @@
 
 use tsume::core::{Color, Position};
 use tsume::solver::exhaustive::tsume_shortest_mate;
-use tsume::solver::{Limits, Outcome, Solver, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, Solver, is_tsume_line};
 
 struct Rng(u64);
 
@@ -148,13 +148,7 @@ fn solver_agrees_with_exhaustive_search_on_random_positions() {
         let shortest = tsume_shortest_mate(&pos, 5);
         solver.clear();
         let r = solver
-            .solve(
-                &pos,
-                &Limits {
-                    nodes: Some(100_000),
-                    ..Limits::default()
-                },
-            )
+            .solve(&pos, &SolveOptions::default().nodes(100_000))
             .unwrap();
         let exact = r.exact;
         match (&r.outcome, shortest) {

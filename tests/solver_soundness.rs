@@ -45,7 +45,7 @@ use tsume::solver::exhaustive::{
     mated_within, mates_within, shortest_mate, tsume_mated_within, tsume_mates_within,
     tsume_shortest_mate, tsume_shortest_mate_limited,
 };
-use tsume::solver::{Limits, Outcome, SolveError, Solver, is_tsume_line};
+use tsume::solver::{Outcome, SolveError, SolveOptions, Solver, is_tsume_line};
 
 /// xorshift64*: small, seeded, the same on every machine.
 struct Rng(u64);
@@ -444,11 +444,8 @@ fn show(outcome: &Outcome) -> String {
     }
 }
 
-fn limits(nodes: u64) -> Limits {
-    Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    }
+fn limits(nodes: u64) -> SolveOptions {
+    SolveOptions::default().nodes(nodes)
 }
 
 /// What a fresh solver says of `pos`, for failure reports.
@@ -512,21 +509,21 @@ fn differential(
                 &mut tally.alternatives_checked,
             );
             // The tsume length: within the plain one when there is one,
-            // else perhaps still within `plies`. `None` when the exhaustive
-            // search gave up; the length is then not compared.
+            // else perhaps still within `plies`. An error when the
+            // exhaustive search gave up; the length is then not compared.
             let tsume = tsume_shortest_mate_limited(
                 pos,
                 truth.unwrap_or(plies),
                 TSUME_EXHAUSTIVE_POSITIONS,
             );
-            if tsume.is_none() {
+            if tsume.is_err() {
                 tally.tsume_exhaustive_gave_up += 1;
             }
             let len = moves.len() as u32;
             // Only an exact answer has a length to compare: a first proof's
             // line (the answer ran out of nodes) may follow a shorter
             // defence; it is checked as a mate, by the walk below.
-            if let Some(tsume) = tsume
+            if let Ok(tsume) = tsume
                 && why.is_none()
                 && r.exact
                 && (tsume.is_some_and(|n| n != len) || (tsume.is_none() && len <= plies))
@@ -1001,11 +998,9 @@ fn asserted_mate_free_plies(name: &str) -> Option<u32> {
 /// and the question is whether it is mated.
 #[test]
 fn defender_to_move_root() {
-    let and_root = Limits {
-        nodes: Some(1_000_000),
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let and_root = SolveOptions::default()
+        .nodes(1_000_000)
+        .defender_to_move(true);
     let mut solver = Solver::new(16);
 
     // misc_small's 5-ply problem after the attacker's first move: mated

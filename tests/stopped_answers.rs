@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use tsume::core::{Move, Position};
 use tsume::solver::exhaustive::tsume_mated_within;
-use tsume::solver::{Limits, Outcome, Solver};
+use tsume::solver::{Outcome, SolveOptions, Solver};
 
 /// Replays `moves` from `pos` independently of the solver's own check:
 /// every move legal, every attacker move a check, and at the end the
@@ -76,7 +76,7 @@ fn solve_stopped_at(
                 thread::sleep(Duration::from_micros(200));
             }
         });
-        let r = solver.solve(pos, &Limits::default()).unwrap();
+        let r = solver.solve(pos, &SolveOptions::default()).unwrap();
         done.store(true, Ordering::Relaxed);
         watcher.join().unwrap();
         r

@@ -5,10 +5,10 @@ mod common;
 
 use tsume::core::{Move, Position};
 use tsume::solver::defence::DefenceChoice;
-use tsume::solver::{Limits, Solver, Within};
-use tsume::verify::{FindingKind, GivenSolution, LongerBy, Options, Report, Verdict, verify};
+use tsume::solver::{Rules, SolveOptions, Solver, Within};
+use tsume::verify::{FindingKind, GivenSolution, LongerBy, Report, Verdict, VerifyOptions, verify};
 
-fn run(sfen: &str, options: Options) -> Report {
+fn run(sfen: &str, options: VerifyOptions) -> Report {
     let pos: Position = sfen.parse().unwrap();
     verify(&mut Solver::new(64), &pos, &options).unwrap()
 }
@@ -41,7 +41,7 @@ const SOUND_ONE: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
 
 #[test]
 fn a_sound_problem_has_no_findings() {
-    let r = run(SOUND_ONE, Options::default());
+    let r = run(SOUND_ONE, VerifyOptions::default());
     assert_eq!(r.verdict, Verdict::Sound);
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert_eq!(r.main_line, moves(SOUND_ONE, "G*5b"));
@@ -52,7 +52,7 @@ fn a_sound_problem_has_no_findings() {
 fn other_mates_at_the_last_move_are_minor_and_the_empty_hand_line_is_main() {
     // G*5b, 5c5b+ and 6c5b all mate; only G*5b leaves the hand empty.
     let sfen = "4k4/9/3GP4/9/9/9/9/9/9 b G2r2b2g4s4n4l17p 1";
-    let r = run(sfen, Options::default());
+    let r = run(sfen, VerifyOptions::default());
     assert_eq!(r.main_line, moves(sfen, "G*5b"));
     assert_eq!(r.verdict, Verdict::Sound);
     assert_eq!(
@@ -68,7 +68,7 @@ fn other_mates_at_the_last_move_are_minor_and_the_empty_hand_line_is_main() {
 fn pieces_left_in_hand() {
     let r = run(
         "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1",
-        Options::default(),
+        VerifyOptions::default(),
     );
     assert_eq!(r.verdict, Verdict::Flawed);
     assert!(
@@ -82,9 +82,9 @@ fn pieces_left_in_hand() {
 fn a_shorter_mate_than_the_intended_length() {
     let r = run(
         SOUND_ONE,
-        Options {
+        VerifyOptions {
             length: Some(3),
-            ..Options::default()
+            ..VerifyOptions::default()
         },
     );
     assert_eq!(r.verdict, Verdict::Flawed);
@@ -96,9 +96,9 @@ fn a_shorter_mate_than_the_intended_length() {
 fn a_given_solution_that_does_not_mate() {
     let r = run(
         SOUND_ONE,
-        Options {
+        VerifyOptions {
             solution: Some(moves(SOUND_ONE, "G*4b")),
-            ..Options::default()
+            ..VerifyOptions::default()
         },
     );
     assert_eq!(r.verdict, Verdict::Flawed);
@@ -115,9 +115,9 @@ fn a_given_solution_is_judged_the_answer_or_not_with_the_reason() {
     let sfen = "4k4/9/3PPP3/9/9/9/9/9/9 b 2G2r2b2g4s4n4l15p 1";
     let r = run(
         sfen,
-        Options {
+        VerifyOptions {
             solution: Some(moves(sfen, "G*4b 5a6a G*6b")),
-            ..Options::default()
+            ..VerifyOptions::default()
         },
     );
     match &r.solution {
@@ -129,20 +129,20 @@ fn a_given_solution_is_judged_the_answer_or_not_with_the_reason() {
     }
     let r = run(
         SOUND_ONE,
-        Options {
+        VerifyOptions {
             solution: Some(moves(SOUND_ONE, "G*5b")),
-            ..Options::default()
+            ..VerifyOptions::default()
         },
     );
     assert_eq!(r.solution, Some(GivenSolution::Answer));
-    assert_eq!(run(SOUND_ONE, Options::default()).solution, None);
+    assert_eq!(run(SOUND_ONE, VerifyOptions::default()).solution, None);
 }
 
 #[test]
 fn no_mate() {
     let r = run(
         "3gk4/9/4P4/9/9/9/9/9/9 b G2r2b2g4s4n4l17p 1",
-        Options::default(),
+        VerifyOptions::default(),
     );
     assert_eq!(r.verdict, Verdict::NoMate);
     assert_eq!(kinds(&r), vec![(FindingKind::NoMate, 0)]);
@@ -152,7 +152,7 @@ fn no_mate() {
 fn a_side_line_as_long_as_the_main_line() {
     // After 1f5b+ both silvers can take: 4a5b and 6a5b both last 2.
     let sfen = "3sks3/9/4S4/9/9/8B/9/9/9 b S 1";
-    let r = run(sfen, Options::default());
+    let r = run(sfen, VerifyOptions::default());
     assert_eq!(r.verdict, Verdict::Sound);
     assert_eq!(r.main_line.len(), 3);
     assert!(
@@ -168,7 +168,7 @@ fn a_side_line_with_two_ways_to_mate() {
     // 5a4b, and then 2b3b and 2d3b+ both mate in 3 (move 5, deep in the
     // side line, not its first attacker move).
     let sfen = "3nknB2/2G2g1G1/3p1ps2/7N1/9/9/9/9/9 b L2rbg3sn3l16p 1";
-    let r = run(sfen, Options::default());
+    let r = run(sfen, VerifyOptions::default());
     assert_eq!(r.main_line.len(), 7);
     let deep = r
         .findings
@@ -188,10 +188,7 @@ fn a_side_line_with_two_ways_to_mate() {
     for &m in &deep.moves {
         pos.do_move(m);
     }
-    let limits = Limits {
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().defender_to_move(true);
     let within = Solver::new(16).mated_within(&pos, 2, &limits).unwrap();
     assert!(matches!(within, Within::Mated { .. }), "{within:?}");
 }
@@ -202,7 +199,7 @@ fn a_second_mate_in_one_at_a_side_lines_last_move_is_accepted() {
     // which every convention accepts.
     let r = run(
         "l2k5/9/3S2S2/9/9/9/9/9/9 b B2N2rb4g2s2n3l18p 1",
-        Options::default(),
+        VerifyOptions::default(),
     );
     assert_eq!(r.main_line.len(), 5);
     assert_eq!(r.verdict, Verdict::Sound);
@@ -217,9 +214,9 @@ fn an_alternative_solution_and_a_wrong_published_length() {
     let sfen = "6B2/5pk1b/7P1/5R3/9/9/9/9/9 b Gr3g4s4n4l16p 1";
     let r = run(
         sfen,
-        Options {
+        VerifyOptions {
             solution: Some(moves(sfen, "G*3c 3b3c 3a2b+")),
-            ..Options::default()
+            ..VerifyOptions::default()
         },
     );
     assert_eq!(r.verdict, Verdict::Flawed);
@@ -249,9 +246,9 @@ fn published_sound_problems_are_sound() {
         }
         let pos: Position = p.sfen.parse().unwrap();
         solver.clear();
-        let options = Options {
+        let options = VerifyOptions {
             solution: Some(moves(&p.sfen, &p.solution.join(" "))),
-            ..Options::default()
+            ..VerifyOptions::default()
         };
         let r = verify(&mut solver, &pos, &options).unwrap();
         assert_eq!(r.verdict, Verdict::Sound, "{}: {:?}", p.name, r.findings);
@@ -269,7 +266,7 @@ fn published_sound_problems_are_sound() {
 #[test]
 fn a_non_promotion_that_transposes_into_the_main_line_is_no_alternative() {
     let sfen = "9/4nR2g/9/7P1/4p1s1k/6B2/6L+l1/9/6P2 b BSr3g2s3n2l15p 9";
-    let r = run(sfen, Options::default());
+    let r = run(sfen, VerifyOptions::default());
     assert_eq!(r.main_line.len(), 13);
     assert_eq!(r.main_line[0], moves(sfen, "4b1b+")[0]);
     assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
@@ -288,9 +285,9 @@ fn a_non_promotion_that_transposes_into_the_main_line_is_no_alternative() {
 #[test]
 fn an_unproven_main_line_leaves_the_verdict_unknown() {
     let sfen = "9/4nR2g/9/7P+b/4p1s1P/6Bk1/6L+l1/9/6P1+R b 3S3g3n2l14p 1";
-    let options = Options {
+    let options = VerifyOptions {
         main_nodes: Some(100_000),
-        ..Options::default()
+        ..VerifyOptions::default()
     };
     let r = run(sfen, options);
     assert!(!r.exact);
@@ -310,9 +307,9 @@ fn an_unproven_main_line_leaves_the_verdict_unknown() {
 #[test]
 fn a_sound_classical_problem_of_31_plies() {
     let (pos, published) = musou_published("011");
-    let options = Options {
+    let options = VerifyOptions {
         solution: Some(published),
-        ..Options::default()
+        ..VerifyOptions::default()
     };
     let r = verify(&mut Solver::new(256), &pos, &options).unwrap();
     assert!(r.exact);
@@ -363,7 +360,7 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
             p.piece_at(from).map(|q| q.kind()),
             Some(tsume::core::PieceKind::King)
         );
-        let limits = Limits::default();
+        let limits = SolveOptions::default();
         let mut solver = Solver::new(16);
         let after_given = p.after(published[ply - 1]);
         assert!(matches!(
@@ -393,9 +390,9 @@ fn verify_musou_from(name: &str, from: usize) -> (Position, Solver, Report) {
     for &m in &published[..from - 1] {
         pos.do_move(m);
     }
-    let options = Options {
+    let options = VerifyOptions {
         solution: Some(published[from - 1..].to_vec()),
-        ..Options::default()
+        ..VerifyOptions::default()
     };
     let mut solver = Solver::new(64);
     let r = verify(&mut solver, &pos, &options).unwrap();
@@ -460,16 +457,10 @@ fn a_longer_king_move_is_judged_by_the_piece_unused_rule_too() {
         // after it (by this crate's count), by each rule.
         let given = departs.length.unwrap();
         let after = pos.after(r.main_line[0]).after(r.main_line[1]);
-        let limits = Limits {
-            nodes: Some(2_000_000),
-            ..Limits::default()
-        };
+        let limits = SolveOptions::default().nodes(2_000_000);
         let ours = solver.mated_within(&after, given - 1, &limits).unwrap();
         assert!(matches!(ours, Within::NotMated { .. }), "{name}: {ours:?}");
-        let unused = Limits {
-            useless_rule: UselessRule::PieceUnused,
-            ..limits
-        };
+        let unused = limits.useless_rule(UselessRule::PieceUnused);
         let looser = solver.mated_within(&after, given - 1, &unused).unwrap();
         let mated = matches!(looser, Within::Mated { .. });
         assert_eq!(
@@ -488,7 +479,7 @@ fn a_longer_king_move_is_judged_by_the_piece_unused_rule_too() {
 fn a_side_line_that_returns_into_the_main_line_is_judged_there() {
     // yaneuraou_mate_samples, row 23.
     let sfen = "ln+P3s+Pl/2+R1Gsk2/p3pp1g1/4r1ppp/1NS6/6P2/PP1+bPPS1P/3+p1K3/LG3G1NL w Nb3p 72";
-    let r = run(sfen, Options::default());
+    let r = run(sfen, VerifyOptions::default());
     let main: Vec<String> = r.main_line.iter().map(|m| m.to_string()).collect();
     assert_eq!(main[..4], ["5d5g+", "4h3h", "6g4i", "3h4i"], "{main:?}");
     let kinds = kinds(&r);
@@ -520,9 +511,9 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
     let given = moves(SFEN, "4a3a 3b2b 3a2a 2b3b 9a3a");
     let r = run(
         SFEN,
-        Options {
+        VerifyOptions {
             solution: Some(given.clone()),
-            ..Options::default()
+            ..VerifyOptions::default()
         },
     );
     assert_eq!(r.verdict, Verdict::Flawed);
@@ -537,10 +528,13 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
 
     let r = run(
         SFEN,
-        Options {
+        VerifyOptions {
             solution: Some(given.clone()),
-            defence: DefenceChoice::EmptyHandFirst,
-            ..Options::default()
+            rules: Rules {
+                defence: DefenceChoice::EmptyHandFirst,
+                ..Rules::default()
+            },
+            ..VerifyOptions::default()
         },
     );
     assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
@@ -563,10 +557,13 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
     // convention: it departs at move 4, where it leaves pieces in hand.
     let r = run(
         SFEN,
-        Options {
+        VerifyOptions {
             solution: Some(moves(SFEN, "4a3a 3b2b 3a2a 2b1b 2a1a 1b2b 9a2a")),
-            defence: DefenceChoice::EmptyHandFirst,
-            ..Options::default()
+            rules: Rules {
+                defence: DefenceChoice::EmptyHandFirst,
+                ..Rules::default()
+            },
+            ..VerifyOptions::default()
         },
     );
     let d = r
@@ -587,10 +584,13 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
 #[test]
 fn by_the_old_convention_a_longer_drop_that_leaves_pieces_is_a_side_line() {
     let (pos, published) = musou_published("023");
-    let options = Options {
+    let options = VerifyOptions {
         solution: Some(published),
-        defence: DefenceChoice::EmptyHandFirst,
-        ..Options::default()
+        rules: Rules {
+            defence: DefenceChoice::EmptyHandFirst,
+            ..Rules::default()
+        },
+        ..VerifyOptions::default()
     };
     let r = verify(&mut Solver::new(64), &pos, &options).unwrap();
     assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
@@ -620,7 +620,7 @@ fn by_the_old_convention_a_longer_drop_that_leaves_pieces_is_a_side_line() {
 fn beside_a_drop_on_the_main_line_other_drops_are_judged_by_the_defences_that_are_no_drop() {
     const SFEN: &str =
         "ln1g1k1nl/1r2Pgg2/p2p+Bs1pp/2p3n2/7P1/2P1pb2P/PP1P5/1K4Pr1/LN1+p4L w GSP2s2p 114";
-    let r = run(SFEN, Options::default());
+    let r = run(SFEN, VerifyOptions::default());
     assert_eq!(r.main_line.len(), 11);
     // S*5h or G*5h: equally long, both leave pieces in hand.
     let main = r.main_line[3];

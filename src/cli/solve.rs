@@ -22,11 +22,11 @@ use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
-use tsume::batch::{self, Answer, BatchError, Progress};
+use tsume::batch::{self, BatchAnswer, BatchError, BatchProgress};
 use tsume::core::{Position, SfenError, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
-use tsume::solver::{Limit, Limits, Outcome, SolveResult};
+use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
 
 use super::CliError;
 use super::record::{is_record_path, read_record, rest_to_defender};
@@ -330,7 +330,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     install_interrupt_handler(interrupted.clone());
 
     let jobs = usize::try_from(args.jobs).unwrap_or(1);
-    let options = batch::Options {
+    let options = batch::BatchOptions {
         // No more workers than problems when they are all known.
         jobs: if file.is_none() {
             jobs.min(arg_problems.len())
@@ -344,13 +344,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         // The default takes what the system gives; a --hash it refuses is
         // an error.
         hash_fallback: args.hash.is_none(),
-        limits: Limits {
-            nodes: args.nodes,
-            time: args.time,
+        solve: SolveOptions {
+            limits: Limits {
+                nodes: args.nodes,
+                time: args.time,
+            },
+            rules: Rules {
+                useless_rule: args.useless_rule,
+                defence: args.defence,
+            },
             defender_to_move: args.defender,
-            shortest: !args.first_line,
-            useless_rule: args.useless_rule,
-            defence: args.defence,
+            tsume_answer: !args.first_line,
         },
     };
     // Set when the output fails, so that the input stops waiting for lines.
@@ -379,7 +383,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let text_on_terminal = !args.json && io::stdout().is_terminal();
     let json = args.json;
     let summary = batch::solve_all(inputs, &options, &interrupted, |origin, answer| {
-        if text_on_terminal || !json && !matches!(answer, Answer::Solved { .. }) {
+        if text_on_terminal || !json && !matches!(answer, BatchAnswer::Solved { .. }) {
             bar.clear();
         }
         // A record file's results say which file they are for.
@@ -448,12 +452,12 @@ fn report(
     out: &mut dyn Write,
     origin: Origin,
     record: Option<&str>,
-    answer: Answer<BadProblem>,
+    answer: BatchAnswer<BadProblem>,
     json: bool,
     bad: &mut Bad,
 ) -> Result<(), CliError> {
     let problem = match answer {
-        Answer::Solved { position, result } => {
+        BatchAnswer::Solved { position, result } => {
             if json {
                 let mut r = json_result(origin, &position, &result);
                 r.origin = record.map(str::to_string);
@@ -463,8 +467,8 @@ fn report(
             }
             None
         }
-        Answer::Unreadable(problem) => Some(problem),
-        Answer::Unaskable { position, error } => Some(BadProblem {
+        BatchAnswer::Unreadable(problem) => Some(problem),
+        BatchAnswer::Unaskable { position, error } => Some(BadProblem {
             origin,
             text: position.to_string(),
             message: error.to_string(),
@@ -671,7 +675,7 @@ impl Bar {
         {
             return;
         }
-        let progress = Progress {
+        let progress = BatchProgress {
             done: self.done,
             total: self.total,
             elapsed: self.start.elapsed(),
@@ -787,11 +791,11 @@ fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonReco
             .unwrap_or_default(),
         exact: moves.map(|_| result.exact),
         at_least: moves
-            .filter(|_| !result.exact && result.at_least > 1)
-            .map(|_| result.at_least),
+            .and(result.at_least)
+            .filter(|&least| !result.exact && least > 1),
         at_most: moves
-            .filter(|_| !result.exact && result.at_most > 0)
-            .map(|_| result.at_most),
+            .and(result.at_most)
+            .filter(|&most| !result.exact && most > 0),
         nodes: result.nodes,
         millis: u64::try_from(result.elapsed.as_millis()).unwrap_or(u64::MAX),
         limit,
@@ -843,7 +847,7 @@ fn write_report(
         Outcome::Mate { moves } => {
             match result.answer_bounds() {
                 _ if result.exact => writeln!(out, "mate in {}", moves.len())?,
-                Some(bounds) if result.at_least > 1 => writeln!(
+                Some(bounds) if result.at_least.is_some_and(|least| least > 1) => writeln!(
                     out,
                     "mate (a line of {} plies; not proven the tsume answer, which is proven to be {bounds})",
                     moves.len(),

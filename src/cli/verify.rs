@@ -13,9 +13,9 @@ use tsume::batch::{self, BatchError};
 use tsume::core::{Move, Position};
 use tsume::input::{Line, LineReader, ProblemLine};
 use tsume::record::notation::japanese_line;
-use tsume::solver::Solver;
+use tsume::solver::{Rules, Solver};
 use tsume::verify::{
-    Finding, FindingKind, GivenSolution, LongerBy, Options, Report, Verdict, verify,
+    Finding, FindingKind, GivenSolution, LongerBy, Report, Verdict, VerifyOptions, verify,
 };
 
 use super::record::{is_record_path, read_record, rest_to_defender};
@@ -268,7 +268,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         .map(|input| ((), input));
     let rest = args.rest_to_defender;
     let jobs = usize::try_from(args.jobs).unwrap_or(1);
-    let batch_options = batch::Options {
+    let batch_options = batch::BatchOptions {
         jobs: if several { jobs } else { 1 },
         hash_mb: args.hash.map_or_else(
             || batch::default_hash_mb(jobs),
@@ -277,7 +277,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         // The default takes what the system gives; a --hash it refuses is
         // an error.
         hash_fallback: args.hash.is_none(),
-        limits: Default::default(),
+        solve: Default::default(),
     };
     let work = |solver: &mut Solver, input: Result<Problem, Bad>| {
         let mut p = match input {
@@ -288,14 +288,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             p.pos = rest_to_defender(p.pos.clone(), false);
         }
         solver.clear();
-        let options = Options {
+        let options = VerifyOptions {
             solution: p.solution.clone(),
             length: p.length,
             nodes_per_search: args.nodes,
             main_nodes: args.main_nodes,
             time: args.time,
-            useless_rule: args.useless_rule,
-            defence: args.defence,
+            rules: Rules {
+                useless_rule: args.useless_rule,
+                defence: args.defence,
+            },
         };
         match verify(solver, &p.pos, &options) {
             Ok(report) => Verified::Report(Box::new((p, report))),

@@ -30,7 +30,9 @@ use std::str::FromStr;
 use hashbrown::HashSet;
 use rayon::prelude::*;
 
-use super::{ConfigError, MAX_PLIES, Origin, Puzzle, Rules, answer, judge, pool, with_solver};
+use super::{
+    ConfigError, MAX_PLIES, Origin, Puzzle, PuzzleRules, answer, judge, pool, with_solver,
+};
 use crate::core::{Move, Position, UsiPosition, UsiPositionError};
 
 /// A game: where it starts and the moves played.
@@ -157,7 +159,7 @@ pub fn puzzles_from_games(
     if config.nodes == 0 {
         return Err(ConfigError::NoNodes);
     }
-    let rules = Rules {
+    let rules = PuzzleRules {
         min,
         max,
         pieces_left: true,

@@ -65,7 +65,7 @@ use rayon::prelude::*;
 use crate::core::movegen::check_moves;
 use crate::core::{Color, Hand, Move, Position};
 use crate::record::notation::japanese_line;
-use crate::solver::{Limits, Outcome, Solver, Within};
+use crate::solver::{Outcome, SolveOptions, Solver, Within};
 use crate::verify::{self, FindingKind, Verdict};
 
 use sketch::{Rng, Sketch, mix};
@@ -190,11 +190,9 @@ fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
 /// The tsume answer of `pos` within `nodes`, with the solver's nodes; only
 /// when it is exact (proven shortest).
 fn answer(solver: &mut Solver, pos: &Position, nodes: u64) -> Option<(Vec<Move>, u64)> {
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let r = solver.solve(pos, &limits).ok()?;
+    let r = solver
+        .solve(pos, &SolveOptions::default().nodes(nodes))
+        .ok()?;
     match r.outcome {
         Outcome::Mate { moves } if r.exact => Some((moves, r.nodes)),
         _ => None,
@@ -213,7 +211,7 @@ fn final_hand(pos: &Position, line: &[Move]) -> Hand {
 
 /// The rules a puzzle is held to.
 #[derive(Copy, Clone, Debug)]
-struct Rules {
+struct PuzzleRules {
     /// Plies allowed.
     min: u32,
     max: u32,
@@ -229,7 +227,7 @@ struct Rules {
 /// move, no side line as long as the main line, nothing left unchecked
 /// (and no pieces left, unless allowed). With the nodes of a search from
 /// an empty table, for the difficulty.
-fn judge(solver: &mut Solver, pos: &Position, rules: Rules) -> Option<(Vec<Move>, u64)> {
+fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<(Vec<Move>, u64)> {
     solver.clear();
     let (line, nodes) = answer(solver, pos, rules.nodes)?;
     let len = line.len() as u32;
@@ -245,10 +243,10 @@ fn judge(solver: &mut Solver, pos: &Position, rules: Rules) -> Option<(Vec<Move>
     // The verification runs first with a tenth of the nodes, and again
     // with all of them only when something was left unchecked.
     for budget in [(rules.nodes / 10).max(1), rules.nodes] {
-        let options = verify::Options {
+        let options = verify::VerifyOptions {
             nodes_per_search: budget,
             main_nodes: Some(rules.nodes),
-            ..verify::Options::default()
+            ..verify::VerifyOptions::default()
         };
         let report = verify::verify(solver, pos, &options).ok()?;
         if !(matches!(report.verdict, Verdict::Sound | Verdict::Flawed)
@@ -300,11 +298,7 @@ fn longer_alternative(
     if p.is_legal(alt).is_err() {
         return false;
     }
-    let limits = Limits {
-        nodes: Some(nodes),
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().nodes(nodes).defender_to_move(true);
     let left = line.len() - before;
     match solver
         .solve(&p.after(alt), &limits)
@@ -321,11 +315,7 @@ fn longer_alternative(
 /// false at the first that mates within the moves left (or by a line not
 /// proven shortest). Undecided ones are left to the verifier.
 fn no_quick_alternative(solver: &mut Solver, pos: &Position, line: &[Move], nodes: u64) -> bool {
-    let limits = Limits {
-        nodes: Some(nodes),
-        defender_to_move: true,
-        ..Limits::default()
-    };
+    let limits = SolveOptions::default().nodes(nodes).defender_to_move(true);
     let mut p = pos.clone();
     for (i, &m) in line.iter().enumerate() {
         if i % 2 == 0 {
@@ -410,7 +400,7 @@ fn grown(config: &Config, index: u64) -> Option<Puzzle> {
             &mut rng,
             &mut budget,
         )?;
-        let rules = Rules {
+        let rules = PuzzleRules {
             min: n,
             max: n,
             pieces_left: false,
@@ -440,17 +430,14 @@ fn grow(
     for i in (1..options.len()).rev() {
         options.swap(i, rng.below(i + 1));
     }
-    let rules = Rules {
+    let rules = PuzzleRules {
         min: plies + 2,
         max: plies + 2,
         pieces_left: false,
         nodes: config.nodes,
     };
     let climb = climb_nodes(config);
-    let bounded = Limits {
-        nodes: Some(climb),
-        ..Limits::default()
-    };
+    let bounded = SolveOptions::default().nodes(climb);
     for r in options {
         if *budget == 0 {
             return None;
@@ -485,7 +472,7 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
     let mut rng = Rng::new(mix(mix(config.seed)
         ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
         ^ u64::from(n)));
-    let rules = Rules {
+    let rules = PuzzleRules {
         min: n,
         max: n,
         pieces_left: false,
@@ -542,7 +529,7 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
 fn finish(
     solver: &mut Solver,
     pos: Position,
-    rules: Rules,
+    rules: PuzzleRules,
     index: u64,
     seed: u64,
 ) -> Option<Puzzle> {
@@ -660,14 +647,14 @@ impl Iterator for Generator {
 mod tests {
     use super::*;
 
-    const RULES: Rules = Rules {
+    const RULES: PuzzleRules = PuzzleRules {
         min: 1,
         max: 1,
         pieces_left: false,
         nodes: 50_000,
     };
 
-    fn judged(sfen: &str, rules: Rules) -> Option<Vec<String>> {
+    fn judged(sfen: &str, rules: PuzzleRules) -> Option<Vec<String>> {
         let pos: Position = sfen.parse().unwrap();
         let (line, nodes) = judge(&mut Solver::new(4), &pos, rules)?;
         assert!(nodes > 0);
@@ -680,7 +667,7 @@ mod tests {
         let sound = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
         assert_eq!(judged(sound, RULES), Some(vec!["G*5b".to_string()]));
         // Not of the asked length.
-        let three = Rules {
+        let three = PuzzleRules {
             min: 3,
             max: 3,
             ..RULES
@@ -689,7 +676,7 @@ mod tests {
         // A gold left in hand (駒余り): refused, unless allowed.
         let left = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1";
         assert_eq!(judged(left, RULES), None);
-        let games = Rules {
+        let games = PuzzleRules {
             pieces_left: true,
             ..RULES
         };

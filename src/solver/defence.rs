@@ -44,13 +44,12 @@
 //! once with nothing left (5 plies):
 //!
 //! ```
-//! use tsume::core::Position;
-//! use tsume::solver::defence::DefenceChoice;
-//! use tsume::solver::{Limits, Outcome, Solver};
+//! use tsume::solver::DefenceChoice;
+//! use tsume::{Outcome, Position, SolveOptions, Solver};
 //! let pos: Position = "+R4G2l/6k2/4ppppp/9/9/9/9/9/9 b r2b3g4s4n3l13p 1".parse().unwrap();
 //! let mut solver = Solver::new(16);
 //! let mut line = |defence| {
-//!     let r = solver.solve(&pos, &Limits { defence, ..Limits::default() }).unwrap();
+//!     let r = solver.solve(&pos, &SolveOptions::default().defence(defence)).unwrap();
 //!     match r.outcome {
 //!         Outcome::Mate { moves } => moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
 //!         other => panic!("{other:?}"),

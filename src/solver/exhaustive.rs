@@ -106,33 +106,40 @@ pub fn tsume_mates_within_by(
 
 /// Tsume counting: the length of the shortest mate of at most `max_plies`.
 pub fn tsume_shortest_mate(pos: &Position, max_plies: u32) -> Option<u32> {
-    tsume_shortest_mate_limited(pos, max_plies, u64::MAX).flatten()
+    tsume_shortest_mate_limited(pos, max_plies, u64::MAX)
+        .ok()
+        .flatten()
 }
 
+/// The exhaustive search would have visited more positions than it was
+/// allowed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GaveUp;
+
 /// [`tsume_shortest_mate`] visiting at most `max_positions` positions in
-/// all: `None` when it would visit more. Nested useless-interposition
+/// all: [`GaveUp`] when it would visit more. Nested useless-interposition
 /// tests make the search grow far faster than the plain one where the
 /// defender holds many pieces and the checks are long-range.
 ///
 /// ```
 /// use tsume::core::Position;
-/// use tsume::solver::exhaustive::tsume_shortest_mate_limited;
+/// use tsume::solver::exhaustive::{GaveUp, tsume_shortest_mate_limited};
 /// let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
-/// assert_eq!(tsume_shortest_mate_limited(&pos, 5, 1000), Some(Some(1)));
-/// assert_eq!(tsume_shortest_mate_limited(&pos, 5, 1), None);
+/// assert_eq!(tsume_shortest_mate_limited(&pos, 5, 1000), Ok(Some(1)));
+/// assert_eq!(tsume_shortest_mate_limited(&pos, 5, 1), Err(GaveUp));
 /// ```
 pub fn tsume_shortest_mate_limited(
     pos: &Position,
     max_plies: u32,
     max_positions: u64,
-) -> Option<Option<u32>> {
+) -> Result<Option<u32>, GaveUp> {
     let mut walk = TsumeWalk::new(pos, max_positions, UselessRule::WithinOtherDefences);
     for d in (1..=max_plies).step_by(2) {
-        if walk.mates_within(pos, d)? {
-            return Some(Some(d));
+        if walk.mates_within(pos, d).ok_or(GaveUp)? {
+            return Ok(Some(d));
         }
     }
-    Some(None)
+    Ok(None)
 }
 
 /// Tsume counting: whether the side to move, in check, is mated within

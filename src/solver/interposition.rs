@@ -6,9 +6,9 @@
 //!
 //! 1. **Where.** The defender is in check from one long-range piece (lance,
 //!    bishop, rook, horse or dragon) with at least one empty square between
-//!    it and the king ([`interposition_squares`]), and drops a piece on one
-//!    of those squares. A piece *moved* onto the line (移動合) always counts:
-//!    it leaves its square, which changes the position for good.
+//!    it and the king, and drops a piece on one of those squares. A piece
+//!    *moved* onto the line (移動合) always counts: it leaves its square,
+//!    which changes the position for good.
 //! 2. **The base.** The defender's other defences — every legal move that
 //!    is not such a drop (king moves, captures, moved interpositions) — are
 //!    solved first; the longest of them, in plies to mate, is the base (0
@@ -16,8 +16,8 @@
 //! 3. **Captured and set aside.** The attacker captures the dropped piece
 //!    with a check, and in the position after that capture the piece is
 //!    taken out of the attacker's hand and given back to the defender's
-//!    ([`set_aside`]): the position as if the drop had never been made and
-//!    the capturing piece had moved there instead.
+//!    (the piece is *set aside*): the position as if the drop had never
+//!    been made and the capturing piece had moved there instead.
 //! 4. **No gain.** The drop is useless when, for some such capture, the
 //!    set-aside position is mated within the base: the attacker mates
 //!    without ever using the captured piece, in no more moves than the
@@ -52,8 +52,9 @@
 //!   are proven. Only a drop whose set-aside position is mated within `n`
 //!   waits for them.
 //!
-//! [`crate::solver::exhaustive::tsume_shortest_mate`] is a plain reference
-//! implementation of this definition; the tests hold the solver to it.
+//! An exhaustive search (`solver::exhaustive::tsume_shortest_mate`, kept
+//! for the tests) is a plain reference implementation of this definition;
+//! the tests hold the solver to it.
 //!
 //! # A looser rule: is the piece used?
 //!
@@ -80,15 +81,7 @@
 //! searches by it cost far more: a bounded question ("mated within so many
 //! plies?", as verify asks it) is usually answered, while a whole tsume
 //! answer of a long problem may not be within minutes.
-//! [`crate::solver::exhaustive::tsume_mates_within_by`] is its reference.
-//!
-//! ```
-//! use tsume::core::Position;
-//! use tsume::solver::interposition::interposition_squares;
-//! // The rook on 1a checks the king on 9a across seven empty squares.
-//! let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
-//! assert_eq!(interposition_squares(&pos).count(), 7);
-//! ```
+//! The exhaustive `solver::exhaustive::tsume_mates_within_by` is its reference.
 
 use std::str::FromStr;
 
@@ -99,7 +92,7 @@ use crate::core::{Bitboard, Move, PieceKind, Position};
 /// The squares where the side to move could interpose against a check:
 /// those strictly between a single long-range checker and the king (empty
 /// when not in check, in double check, or checked from next to the king).
-pub fn interposition_squares(pos: &Position) -> Bitboard {
+pub(crate) fn interposition_squares(pos: &Position) -> Bitboard {
     let checkers = pos.checkers();
     if checkers.is_empty() || checkers.more_than_one() {
         return Bitboard::EMPTY;
@@ -116,18 +109,8 @@ pub fn interposition_squares(pos: &Position) -> Bitboard {
 /// The defences at a position that may be useless interpositions: drops
 /// on the squares between a single long-range checker and the king
 /// (clause 1 above). Every other defence always counts.
-///
-/// ```
-/// use tsume::core::{Move, Position};
-/// use tsume::solver::interposition::DropInterpositions;
-/// let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
-/// let drops = DropInterpositions::of(&pos);
-/// assert!(drops.contains("P*5a".parse::<Move>().unwrap()));
-/// // A king move is never one.
-/// assert!(!drops.contains("9a9b".parse::<Move>().unwrap()));
-/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct DropInterpositions {
+pub(crate) struct DropInterpositions {
     squares: Bitboard,
 }
 
@@ -159,7 +142,7 @@ impl DropInterpositions {
 /// Whether the side to move (in check) has an evasion that always counts
 /// under tsume counting: anything but a drop between a long-range checker
 /// and the king (the only defence that may be a useless interposition).
-pub fn has_counted_evasion(pos: &Position) -> bool {
+pub(crate) fn has_counted_evasion(pos: &Position) -> bool {
     let drops = DropInterpositions::of(pos);
     let mut evasions = MoveList::new();
     generate_evasions(pos, &mut evasions);
@@ -174,20 +157,7 @@ pub fn has_counted_evasion(pos: &Position) -> bool {
 /// king, so it ends within seven levels. A drop useless by this is useless
 /// by [`UselessRule::PieceUnused`] too (its set-aside mate is no longer
 /// than any), so a line ending here is a mate by either rule.
-///
-/// ```
-/// use tsume::core::Position;
-/// use tsume::solver::interposition::is_mated_now;
-/// // The rook on 1a checks the king on 9a, boxed in by the gold on 8c and
-/// // the knight on 7c: any drop between is taken by the rook, mating.
-/// let pos: Position = "k7R/9/1GN6/9/9/9/9/9/9 w r2b3g4s3n4l18p 1".parse().unwrap();
-/// assert!(is_mated_now(&pos));
-/// // Without the knight, a drop on 8a counts: the rook that takes it is
-/// // taken by the king.
-/// let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
-/// assert!(!is_mated_now(&pos));
-/// ```
-pub fn is_mated_now(pos: &Position) -> bool {
+pub(crate) fn is_mated_now(pos: &Position) -> bool {
     if !pos.in_check() {
         return false;
     }
@@ -217,7 +187,7 @@ pub fn is_mated_now(pos: &Position) -> bool {
 /// piece, however long that takes: where the test above leaves a drop
 /// counted, the exhaustive reference decides, within a fixed number of
 /// positions (a drop it cannot decide in them counts).
-pub fn is_mated_now_by(pos: &Position, rule: UselessRule) -> bool {
+pub(crate) fn is_mated_now_by(pos: &Position, rule: UselessRule) -> bool {
     if rule == UselessRule::Never {
         return crate::core::movegen::is_checkmate(pos);
     }
@@ -233,7 +203,8 @@ const PIECE_UNUSED_CHECK_POSITIONS: u64 = 200_000;
 /// Which rule decides whether a drop between checker and king is useless.
 ///
 /// Both look at the attacker's captures of the dropped piece, and at the
-/// position after such a capture with the piece set aside ([`set_aside`]).
+/// position after such a capture with the piece set aside (clause 3 of the
+/// [module docs](self)).
 ///
 /// ```
 /// use tsume::solver::interposition::UselessRule;
@@ -369,7 +340,7 @@ pub fn counted_evasions(pos: &Position, ignored: Ignored) -> MoveList {
 
 /// [`counted_evasions`] into `evasions` (cleared first): the search's
 /// form, with no copy of the list.
-pub fn generate_counted_evasions(pos: &Position, ignored: Ignored, evasions: &mut MoveList) {
+pub(crate) fn generate_counted_evasions(pos: &Position, ignored: Ignored, evasions: &mut MoveList) {
     evasions.clear();
     generate_evasions(pos, evasions);
     if ignored == Ignored::Nothing {
@@ -383,7 +354,7 @@ pub fn generate_counted_evasions(pos: &Position, ignored: Ignored, evasions: &mu
 /// The position `after_capture` (the defender to move, just after the
 /// attacker took an interposed piece of `kind`) with that piece taken out
 /// of the attacker's hand and given back to the defender's.
-pub fn set_aside(after_capture: &Position, kind: PieceKind) -> Position {
+pub(crate) fn set_aside(after_capture: &Position, kind: PieceKind) -> Position {
     let kind = kind.unpromoted();
     let defender = after_capture.side_to_move();
     let attacker = !defender;
@@ -422,6 +393,28 @@ mod tests {
         let pos: Position = "k8/9/1N7/9/9/9/9/9/9 w 2r2b4g4s3n4l18p 1".parse().unwrap();
         assert!(pos.in_check());
         assert!(interposition_squares(&pos).is_empty());
+    }
+
+    #[test]
+    fn the_drops_that_may_be_useless_are_those_between_checker_and_king() {
+        let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
+        let drops = DropInterpositions::of(&pos);
+        assert!(drops.contains("P*5a".parse::<Move>().unwrap()));
+        // A king move is never one.
+        assert!(!drops.contains("9a9b".parse::<Move>().unwrap()));
+    }
+
+    #[test]
+    fn mated_where_it_stands_when_every_drop_between_is_useless() {
+        // The rook on 1a checks the king on 9a, boxed in by the gold on 8c
+        // and the knight on 7c: any drop between is taken by the rook,
+        // mating.
+        let pos: Position = "k7R/9/1GN6/9/9/9/9/9/9 w r2b3g4s3n4l18p 1".parse().unwrap();
+        assert!(is_mated_now(&pos));
+        // Without the knight, a drop on 8a counts: the rook that takes it
+        // is taken by the king.
+        let pos: Position = "k7R/9/1G7/9/9/9/9/9/9 w r2b3g4s4n4l18p 1".parse().unwrap();
+        assert!(!is_mated_now(&pos));
     }
 
     #[test]

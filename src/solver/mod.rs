@@ -6,44 +6,50 @@
 //! "no mate", or "unknown" with the limit that stopped the search.
 //!
 //! ```
-//! use tsume::core::Position;
-//! use tsume::solver::{Limits, Outcome, Solver};
+//! use tsume::{Outcome, Position, SolveOptions, Solver};
 //! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
 //! let mut solver = Solver::new(16);
-//! let result = solver.solve(&pos, &Limits::default()).unwrap();
+//! let result = solver.solve(&pos, &SolveOptions::default()).unwrap();
 //! match result.outcome {
 //!     Outcome::Mate { moves } => assert_eq!(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["G*5b"]),
 //!     other => panic!("{other:?}"),
 //! }
 //! ```
 
-pub mod answer;
+mod answer;
 pub mod defence;
 mod drops;
+// The exhaustive oracle the tests hold the solver to: public for them
+// (tests/ are other crates), out of the documented API.
+#[doc(hidden)]
 pub mod exhaustive;
 mod frontier;
-pub mod hands;
+mod hands;
 pub mod interposition;
-pub mod line;
+mod line;
 mod mode;
 mod node;
-pub mod repetition;
+mod options;
+mod repetition;
 mod search;
-pub mod tt;
+mod tt;
 
-use defence::DefenceChoice;
-use interposition::{Ignored, UselessRule};
+use interposition::Ignored;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::core::{Color, Move, PieceKind, Position};
 
-use mode::{Counting, Mode};
+use mode::{Bounded, Counting, Mode};
 use repetition::Repetitions;
 use search::Search;
 pub use tt::TableTooLarge;
 use tt::{INF, Table};
+
+pub use defence::DefenceChoice;
+pub use interposition::UselessRule;
+pub use options::{Limits, Rules, SolveOptions};
 
 /// Which limit stopped a search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -79,47 +85,12 @@ pub enum Outcome {
     Unknown(Limit),
 }
 
-/// Limits and options of one search.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Stop after this many nodes.
-    pub nodes: Option<u64>,
-    /// Stop after this long.
-    pub time: Option<Duration>,
-    /// Ask whether the side to move (in check) is mated, instead of
-    /// whether it mates.
-    pub defender_to_move: bool,
-    /// After the proof, read the tsume-shogi answer (see [`answer`]):
-    /// shortest attack, longest defence, useless interpositions not counted.
-    /// Otherwise the line is the first proof found. On by default.
-    pub shortest: bool,
-    /// The rule for useless drops of the tsume answer and of
-    /// [`Solver::mated_within`] (this crate's by default).
-    pub useless_rule: UselessRule,
-    /// Which defence the tsume answer's main line follows (the longest by
-    /// default; see [`defence`]).
-    pub defence: DefenceChoice,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            nodes: None,
-            time: None,
-            defender_to_move: false,
-            shortest: true,
-            useless_rule: UselessRule::WithinOtherDefences,
-            defence: DefenceChoice::Longest,
-        }
-    }
-}
-
 /// A search result with its cost.
 #[derive(Clone, Debug)]
 pub struct SolveResult {
     pub outcome: Outcome,
     /// Whether a mate's line is the proven tsume answer (shortest attack,
-    /// longest defence, or the defence [`Limits::defence`] chooses). False
+    /// longest defence, or the defence [`Rules::defence`] chooses). False
     /// for first-proof lines, and when a limit stopped the answer's
     /// searches (the line is then a sound mate that may be longer than
     /// needed, or by [`DefenceChoice::EmptyHandFirst`] the longest
@@ -127,15 +98,16 @@ pub struct SolveResult {
     pub exact: bool,
     /// A length the tsume answer of a mate is proven to reach (the line's
     /// when `exact`, which by [`DefenceChoice::EmptyHandFirst`] may be
-    /// shorter than the longest defence): no mate within fewer plies. 0
-    /// when not known.
-    pub at_least: u32,
+    /// shorter than the longest defence): no mate within fewer plies.
+    /// `None` when not known (no tsume answer was read). A bound of 0 or 1
+    /// is known but says nothing.
+    pub at_least: Option<u32>,
     /// A length the tsume answer of a mate is proven not to exceed. When
     /// `exact`, the longest defence's length (the line's, or more by
     /// [`DefenceChoice::EmptyHandFirst`]); else the plain proof's, which
     /// may be longer than the line shown (that line may follow a shorter
-    /// defence). 0 when not known (no tsume answer was asked for).
-    pub at_most: u32,
+    /// defence). `None` when not known (no tsume answer was read).
+    pub at_most: Option<u32>,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -148,30 +120,31 @@ impl SolveResult {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use tsume::solver::{Outcome, SolveResult};
+    /// use tsume::{Outcome, SolveResult};
     /// let mut r = SolveResult {
     ///     outcome: Outcome::Mate { moves: Vec::new() },
     ///     exact: false,
-    ///     at_least: 17,
-    ///     at_most: 37,
+    ///     at_least: Some(17),
+    ///     at_most: Some(37),
     ///     nodes: 0,
     ///     elapsed: Duration::ZERO,
     /// };
     /// assert_eq!(r.answer_bounds().as_deref(), Some("at least 17 and at most 37 plies"));
-    /// r.at_least = 1;
+    /// r.at_least = Some(1);
     /// assert_eq!(r.answer_bounds().as_deref(), Some("at most 37 plies"));
-    /// r.at_most = 0;
+    /// r.at_most = None;
     /// assert_eq!(r.answer_bounds(), None);
     /// ```
     pub fn answer_bounds(&self) -> Option<String> {
         if self.exact {
             return None;
         }
-        match (self.at_least, self.at_most) {
-            (0 | 1, 0) => None,
-            (least, 0) => Some(format!("at least {least} plies")),
-            (0 | 1, most) => Some(format!("at most {most} plies")),
-            (least, most) => Some(format!("at least {least} and at most {most} plies")),
+        // A lower bound of 0 or 1 says nothing.
+        match (self.at_least.filter(|&least| least > 1), self.at_most) {
+            (None, None) => None,
+            (Some(least), None) => Some(format!("at least {least} plies")),
+            (None, Some(most)) => Some(format!("at most {most} plies")),
+            (Some(least), Some(most)) => Some(format!("at least {least} and at most {most} plies")),
         }
     }
 }
@@ -190,12 +163,12 @@ pub enum Within {
 }
 
 impl Within {
-    /// From a bounded search's answer: `Some(Some(plies))` mated,
-    /// `Some(None)` not mated, `None` stopped by `aborted` (or the depth).
-    fn of(found: Option<Option<u32>>, nodes: u64, aborted: Option<Limit>) -> Within {
+    /// From a bounded search's answer, `None` when it was stopped by
+    /// `aborted` (or the depth).
+    fn of(found: Option<Bounded>, nodes: u64, aborted: Option<Limit>) -> Within {
         match found {
-            Some(Some(plies)) => Within::Mated { plies, nodes },
-            Some(None) => Within::NotMated { nodes },
+            Some(Bounded::Mated(plies)) => Within::Mated { plies, nodes },
+            Some(Bounded::NotMated) => Within::NotMated { nodes },
             None => Within::Unknown {
                 limit: aborted.unwrap_or(Limit::Depth),
                 nodes,
@@ -217,12 +190,12 @@ impl Within {
 /// runs (for progress reports such as USI `info` lines): the nodes,
 /// published every 256 nodes, and the table's fill, every 65536.
 #[derive(Debug, Default)]
-pub struct Progress {
+pub struct SearchProgress {
     nodes: AtomicU64,
     hashfull: AtomicU32,
 }
 
-impl Progress {
+impl SearchProgress {
     /// Nodes of the running (or last) search so far.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
@@ -255,7 +228,7 @@ pub struct Solver {
     table: Table,
     reps: Repetitions,
     stop: Arc<AtomicBool>,
-    progress: Arc<Progress>,
+    progress: Arc<SearchProgress>,
     /// Times cleared: a solver cleared twice is solving many problems.
     clears: u32,
 }
@@ -277,10 +250,13 @@ fn out_of_play_salt(pos: &Position) -> u64 {
 }
 
 impl Solver {
-    /// A solver whose table uses at most `hash_mb` megabytes: it starts at
-    /// [`tt::INITIAL_BYTES`] and grows as a search needs (see [`tt`]).
-    /// When the system does not give that much memory, the table takes
-    /// less (see [`Table::new`]); [`try_new`](Self::try_new) reports it
+    /// A solver whose table uses at most `hash_mb` megabytes: it starts
+    /// small (16 MB, or the budget when that is less) and doubles, within
+    /// the budget, each time half of it is filled, so a short search
+    /// touches only its first megabytes and a long one gets the whole
+    /// budget. Clearing shrinks it back to the start. When the system does
+    /// not give `hash_mb`, the table takes the largest power of two below
+    /// it that the system gives; [`try_new`](Self::try_new) reports it
     /// instead.
     pub fn new(hash_mb: usize) -> Solver {
         Solver::with_table(Table::new(hash_mb))
@@ -288,6 +264,14 @@ impl Solver {
 
     /// A solver whose table uses at most `hash_mb` megabytes, or an error
     /// naming the budget when the system does not give that much memory.
+    ///
+    /// ```
+    /// use tsume::Solver;
+    /// assert!(Solver::try_new(16).is_ok());
+    /// // An exbibyte: more than any machine maps; refused, not aborted.
+    /// let e = Solver::try_new(1 << 40).err().unwrap();
+    /// assert!(e.to_string().starts_with("cannot reserve a table of"));
+    /// ```
     pub fn try_new(hash_mb: usize) -> Result<Solver, TableTooLarge> {
         Table::try_new(hash_mb).map(Solver::with_table)
     }
@@ -316,12 +300,13 @@ impl Solver {
     }
 
     /// The counters of the running search, for another thread to read.
-    pub fn progress(&self) -> Arc<Progress> {
+    pub fn progress(&self) -> Arc<SearchProgress> {
         self.progress.clone()
     }
 
-    /// Makes the whole table resident now (see [`tt::Table::prefault`]):
-    /// worth it before solving many problems.
+    /// Makes the whole table resident now, by writing one word per page:
+    /// worth it before solving many problems (untouched, each page faults
+    /// twice when a search first uses it), not for one short search.
     pub fn prefault(&mut self) {
         self.table.prefault();
     }
@@ -329,8 +314,8 @@ impl Solver {
     /// Forgets all results. The second time, the table is also made
     /// resident (see [`prefault`](Self::prefault)): a solver cleared between
     /// problems is solving many, and page faults of a fresh table cost more
-    /// than small problems (with two workers faulting side by side, the
-    /// kernel time of a 2,000-problem file grew from 1 s to 9 s).
+    /// than small problems, the more so with workers faulting side by side
+    /// (`docs/measurements.md`).
     pub fn clear(&mut self) {
         self.table.clear();
         self.reps.clear();
@@ -345,16 +330,16 @@ impl Solver {
         self.table.hashfull()
     }
 
-    /// A search of `pos` within `limits` (counted from now), with its
-    /// attacker.
+    /// A search of `pos` as `options` ask it, within their limits (counted
+    /// from now), with its attacker.
     fn limited_search(
         &mut self,
         pos: &Position,
-        limits: &Limits,
+        options: &SolveOptions,
     ) -> Result<(Search<'_>, Color), SolveError> {
-        let attacker = attacker_of(pos, limits)?;
-        let deadline = limits.time.map(|t| Instant::now() + t);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let attacker = attacker_of(pos, options)?;
+        let deadline = options.limits.time.map(|t| Instant::now() + t);
+        let node_limit = options.limits.nodes.unwrap_or(u64::MAX);
         let salt = out_of_play_salt(pos);
         Ok((self.search(attacker, salt, node_limit, deadline), attacker))
     }
@@ -389,7 +374,7 @@ impl Solver {
     /// Whether the defender's move `m` at `pos` is a useless interposition
     /// (see [`interposition`]) when `pos` is mated within `plies` plies;
     /// `None` when `nodes` ran out first.
-    pub fn is_useless_interposition(
+    pub(crate) fn is_useless_interposition(
         &mut self,
         pos: &Position,
         m: Move,
@@ -404,15 +389,15 @@ impl Solver {
     }
 
     /// Whether `pos` is mated within `plies` plies by tsume counting
-    /// (useless interpositions not counted, by `limits.useless_rule`): a
-    /// bounded search, much cheaper than [`solve`](Self::solve) when the
-    /// answer is no. The attacker is the side to move, or the other side
-    /// with `limits.defender_to_move`; `limits.shortest` plays no part.
+    /// (useless interpositions not counted, by the rule of
+    /// `options.rules`): a bounded search, much cheaper than
+    /// [`solve`](Self::solve) when the answer is no. The attacker is the
+    /// side to move, or the other side with `options.defender_to_move`;
+    /// `options.tsume_answer` and `options.rules.defence` play no part.
     ///
     /// ```
-    /// use tsume::core::Position;
-    /// use tsume::solver::interposition::UselessRule;
-    /// use tsume::solver::{Limits, Solver, Within};
+    /// use tsume::solver::{SolveOptions, UselessRule, Within};
+    /// use tsume::{Position, Solver};
     /// // White's king on 9a, checked by the rook on 1a and boxed in by the
     /// // gold on 8c and the knight on 7c, has only drops between them: the
     /// // rook captures any of them and mates as well without the piece, so
@@ -420,12 +405,10 @@ impl Solver {
     /// let pos: Position = "k7R/9/1GN6/9/9/9/9/9/9 w r2b3g4s3n4l18p 1".parse().unwrap();
     /// let mut solver = Solver::new(16);
     /// for useless_rule in [UselessRule::WithinOtherDefences, UselessRule::PieceUnused] {
-    ///     let limits = Limits {
-    ///         useless_rule,
-    ///         defender_to_move: true,
-    ///         ..Limits::default()
-    ///     };
-    ///     let r = solver.mated_within(&pos, 2, &limits).unwrap();
+    ///     let options = SolveOptions::default()
+    ///         .useless_rule(useless_rule)
+    ///         .defender_to_move(true);
+    ///     let r = solver.mated_within(&pos, 2, &options).unwrap();
     ///     assert!(matches!(r, Within::Mated { .. }));
     /// }
     /// ```
@@ -433,15 +416,15 @@ impl Solver {
         &mut self,
         pos: &Position,
         plies: u32,
-        limits: &Limits,
+        options: &SolveOptions,
     ) -> Result<Within, SolveError> {
-        let (mut search, attacker) = self.limited_search(pos, limits)?;
+        let (mut search, attacker) = self.limited_search(pos, options)?;
         // A plain pass first, within a small budget: a plain mate is a mate
         // by every count, and a plain failure that never relies on a drop
         // between checker and king fails by every tsume count too; its
         // results also serve the tsume search (which can be far costlier
         // without them, by the looser rule above all).
-        if Counting::of_rule(limits.useless_rule).is_tsume() {
+        if Counting::of_rule(options.rules.useless_rule).is_tsume() {
             search.reps.clear();
             let mut root = pos.clone();
             let root_key = root.key();
@@ -449,9 +432,9 @@ impl Solver {
             let budget = PLAIN_PASS_NODES.min(search.node_limit / 4);
             let r = search.plain_mate_within(&mut root, root_key, plies, budget);
             let settled = if r.pn == 0 {
-                Some(Some(r.len as u32))
+                Some(Bounded::Mated(r.len as u32))
             } else if r.dn == 0 && r.drop_free {
-                Some(None)
+                Some(Bounded::NotMated)
             } else {
                 None
             };
@@ -462,7 +445,7 @@ impl Solver {
             }
         }
         let r = {
-            let mut t = answer::TsumeSearch::new(&mut search, pos, limits.useless_rule);
+            let mut t = answer::TsumeSearch::new(&mut search, pos, options.rules.useless_rule);
             t.within(pos, plies)
         };
         let within = Within::of(r, search.nodes, search.aborted);
@@ -481,31 +464,28 @@ impl Solver {
         pos: &Position,
         plies: u32,
         ignored: Ignored,
-        limits: &Limits,
+        options: &SolveOptions,
     ) -> Result<Within, SolveError> {
-        let (mut search, attacker) = self.limited_search(pos, limits)?;
+        let (mut search, attacker) = self.limited_search(pos, options)?;
         search.reps.clear();
         let mut root = pos.clone();
         let root_key = root.key();
         search.reps.push(root.board_key(), root.hand(attacker));
         let mode = Mode::within(Counting::Ignoring(ignored), plies);
         let r = search.search_root(mode, &mut root, root_key);
-        let found = if r.pn == 0 {
-            Some(Some(r.len as u32))
-        } else if r.dn == 0 {
-            Some(None)
-        } else {
-            None
-        };
-        let within = Within::of(found, search.nodes, search.aborted);
+        let within = Within::of(Bounded::of(&r), search.nodes, search.aborted);
         self.reps.clear();
         Ok(within)
     }
 
-    /// Searches `pos` within `limits`.
-    pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<SolveResult, SolveError> {
+    /// Searches `pos` as `options` ask, within their limits.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        options: &SolveOptions,
+    ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let (mut search, attacker) = self.limited_search(pos, limits)?;
+        let (mut search, attacker) = self.limited_search(pos, options)?;
         let node_limit = search.node_limit;
         search.reps.clear();
         let mut root = pos.clone();
@@ -521,8 +501,8 @@ impl Solver {
         );
         let search_nodes = search.nodes;
         let mut exact = false;
-        let mut at_least = 0;
-        let mut at_most = 0;
+        let mut at_least = None;
+        let mut at_most = None;
         let outcome = if r.pn == 0 {
             // The first proof's line comes first: it is cheap now, and it is
             // the answer when the tsume answer runs out of limits.
@@ -537,7 +517,7 @@ impl Solver {
             if std::env::var_os("TSUME_DEBUG").is_some() {
                 eprintln!("PHASE proof {} extract {}", n0, search.nodes - n0);
             }
-            if limits.shortest && search.aborted.is_none() {
+            if options.tsume_answer && search.aborted.is_none() {
                 // The proof's length (its longest defence) bounds the
                 // answer; the first line read need not: it may follow a
                 // shorter defence.
@@ -551,7 +531,7 @@ impl Solver {
                 // Without limits from the caller, the answer gets an
                 // allowance of its own on top of the proof; with them, it may
                 // use what they leave.
-                if limits.nodes.is_none() && limits.time.is_none() {
+                if options.limits.is_none() {
                     let allowance = search_nodes
                         .saturating_mul(ANSWER_NODES_PER_PROOF_NODE)
                         .max(ANSWER_MIN_NODES);
@@ -562,23 +542,20 @@ impl Solver {
                     pos,
                     upper,
                     found.as_deref(),
-                    limits.useless_rule,
-                    limits.defence,
+                    options.rules.useless_rule,
+                    options.rules.defence,
                 );
-                at_least = a.at_least;
-                at_most = a.at_most;
+                at_least = Some(a.at_least);
+                at_most = Some(a.at_most);
                 // An answer cut short by a limit gives the line of the
                 // longest resistance known unless the first proof's line
-                // is nearer the lengths proven (see `line_preference`). On
-                // the twelve musou rows not proven in 30 s, that line has
-                // the published length on 030, 048 and 089 (the first
-                // proof's line: 111, 51 and 71 plies, against 119, 37 and
-                // 69).
+                // is nearer the lengths proven (see `line_preference`; what
+                // it gave on the musou rows is in docs/measurements.md).
                 let rank =
                     |line: &[Move]| line_preference(line.len() as u32, a.at_least, a.at_most);
                 if let Some(moves) = a.moves
                     && (a.exact || found.as_deref().is_none_or(|f| rank(&moves) <= rank(f)))
-                    && is_tsume_line_by(pos, &moves, attacker, limits.useless_rule)
+                    && is_tsume_line_by(pos, &moves, attacker, options.rules.useless_rule)
                     && moves.len() as u32 <= upper
                 {
                     exact = a.exact;
@@ -636,31 +613,10 @@ fn line_preference(len: u32, at_least: u32, at_most: u32) -> (bool, u32) {
     (len < at_least, outside)
 }
 
-impl Solver {
-    /// What the table holds for each legal reply in `pos` (the attacker is
-    /// `attacker`): move, proof number, disproof number. For diagnostics.
-    #[doc(hidden)]
-    pub fn debug_children(&self, pos: &Position, attacker: Color) -> Vec<(Move, u32, u32)> {
-        let salt = out_of_play_salt(pos);
-        let mut out = Vec::new();
-        for &m in crate::core::movegen::legal_moves(pos).iter() {
-            let after = pos.after(m);
-            if pos.side_to_move() == attacker && !after.in_check() {
-                continue;
-            }
-            let p = self
-                .table
-                .probe(after.board_key() ^ salt, after.hand(attacker));
-            out.push((m, p.map_or(0, |p| p.pn), p.map_or(0, |p| p.dn)));
-        }
-        out
-    }
-}
-
 /// The attacker of a search: the side to move, or the other side with
-/// `limits.defender_to_move`; an error when there is nothing to search.
-fn attacker_of(pos: &Position, limits: &Limits) -> Result<Color, SolveError> {
-    let attacker = if limits.defender_to_move {
+/// `options.defender_to_move`; an error when there is nothing to search.
+fn attacker_of(pos: &Position, options: &SolveOptions) -> Result<Color, SolveError> {
+    let attacker = if options.defender_to_move {
         !pos.side_to_move()
     } else {
         pos.side_to_move()
@@ -668,7 +624,7 @@ fn attacker_of(pos: &Position, limits: &Limits) -> Result<Color, SolveError> {
     if pos.king_square(!attacker).is_none() {
         return Err(SolveError::NoDefenderKing(!attacker));
     }
-    if limits.defender_to_move && !pos.in_check() {
+    if options.defender_to_move && !pos.in_check() {
         return Err(SolveError::NotInCheck);
     }
     Ok(attacker)
@@ -685,16 +641,17 @@ const ANSWER_MIN_NODES: u64 = 5_000_000;
 
 /// Whether `moves` from `pos` is a mating line by tsume counting: every
 /// move legal, every attacker move a check, and at the end the defender
-/// mated where it stands ([`interposition::is_mated_now`]: checkmated, or
-/// left with drops between checker and king that are each useless there,
-/// by either rule).
+/// mated where it stands: checkmated, or left with drops between checker
+/// and king that are each useless there, by either rule (see
+/// [`interposition`]): some checking capture of the drop leaves, with the
+/// piece set aside, a position mated where it stands in turn.
 pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
     is_tsume_line_by(pos, moves, attacker, UselessRule::WithinOtherDefences)
 }
 
 /// [`is_tsume_line`] with the drops left at the end judged by `rule`
 /// ([`interposition::is_mated_now_by`]).
-pub fn is_tsume_line_by(
+pub(crate) fn is_tsume_line_by(
     pos: &Position,
     moves: &[Move],
     attacker: Color,

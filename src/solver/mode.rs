@@ -14,6 +14,7 @@ use crate::core::Position;
 use super::interposition::{
     DropInterpositions, Ignored, UselessRule, counted_evasions, has_counted_evasion,
 };
+use super::node::NodeResult;
 
 /// Lines are cut at this many plies from the root, with or without a
 /// length bound (the longest line the solver reads).
@@ -126,6 +127,36 @@ impl Counting {
     #[inline(always)]
     pub fn marks_drop_free(self) -> bool {
         self == Counting::Plain || self == Counting::Ignoring(Ignored::Nothing)
+    }
+}
+
+/// The answer of a search under a length bound ([`Mode::within`]) that
+/// was not stopped; `Option<Bounded>` is `None` when a limit stopped it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Bounded {
+    /// Mated within the bound, by a mate of this many plies (the bound or
+    /// less; not necessarily the fewest).
+    Mated(u32),
+    /// Not mated within the bound.
+    NotMated,
+}
+
+impl Bounded {
+    /// The answer of a bounded search's result at its root: `None` when it
+    /// is not final (a limit stopped the search).
+    pub fn of(r: &NodeResult) -> Option<Bounded> {
+        if r.pn == 0 {
+            Some(Bounded::Mated(u32::from(r.len)))
+        } else if r.dn == 0 {
+            Some(Bounded::NotMated)
+        } else {
+            None
+        }
+    }
+
+    /// Whether mated within the bound.
+    pub fn is_mated(self) -> bool {
+        matches!(self, Bounded::Mated(_))
     }
 }
 

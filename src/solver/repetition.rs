@@ -25,9 +25,8 @@
 //! through a repeated position is never needed, since the position, mated
 //! from the later point with fewer plies left, is mated as quickly from
 //! the earlier point. Without this, one perpetual check deep in a
-//! refutation kept the whole main line of a long problem out of the table
-//! (musou-014: from a bound of 29 plies on, every bound searched the line
-//! again from scratch).
+//! refutation keeps the whole main line of a long problem out of the
+//! table, and every length bound searches the line again from scratch.
 //!
 //! Results found under a length bound ("no mate within b plies on this
 //! path") are kept apart from those found without one: they are dropped

@@ -60,7 +60,7 @@ pub(crate) struct Search<'a> {
     pub node_limit: u64,
     pub deadline: Option<Instant>,
     pub stop: &'a AtomicBool,
-    pub progress: &'a super::Progress,
+    pub progress: &'a super::SearchProgress,
     pub aborted: Option<Limit>,
     /// Set when a line was cut at the ply limit without a length bound: a
     /// "no mate" that needed it is reported as unknown.

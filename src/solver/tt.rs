@@ -151,6 +151,7 @@ impl Probe {
     pub fn is_proven(&self) -> bool {
         self.pn == 0
     }
+    #[cfg(test)]
     pub fn is_disproven(&self) -> bool {
         self.dn == 0
     }
@@ -265,16 +266,7 @@ impl Table {
 
     /// A table of at most `megabytes` MB, or an error when the system
     /// does not give that much memory (where [`new`](Self::new) would take
-    /// less).
-    ///
-    /// ```
-    /// use tsume::solver::tt::Table;
-    ///
-    /// assert!(Table::try_new(16).is_ok());
-    /// // An exbibyte: more than any machine maps; refused, not aborted.
-    /// let e = Table::try_new(1 << 40).err().unwrap();
-    /// assert!(e.to_string().starts_with("cannot reserve a table of"));
-    /// ```
+    /// less; [`Solver::try_new`](super::Solver::try_new) has its example).
     pub fn try_new(megabytes: usize) -> Result<Table, TableTooLarge> {
         let max = clusters_in(megabytes);
         if !can_reserve(max) {
@@ -438,16 +430,6 @@ impl Table {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
-    }
-
-    /// Every entry of board `key` (for diagnostics).
-    #[doc(hidden)]
-    pub fn entries_of(&self, key: u64) -> Vec<Probe> {
-        self.clusters[self.cluster(key)]
-            .iter()
-            .filter(|e| key_of(e) == key && self.live(e))
-            .map(probe_of)
-            .collect()
     }
 
     /// Looks up the board `key` with attacker hand `hand`.

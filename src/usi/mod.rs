@@ -36,10 +36,13 @@ use std::time::{Duration, Instant};
 use crate::core::movegen::legal_moves;
 use crate::core::{Color, Move, Position};
 use crate::input::{LineError, LineReader, MAX_LINE_BYTES};
-use crate::solver::{Limit, Limits, Outcome, Progress, SolveError, SolveResult, Solver, Within};
+use crate::solver::{
+    Limit, Limits, Outcome, Rules, SearchProgress, SolveError, SolveOptions, SolveResult, Solver,
+    Within,
+};
 
 use command::{Clock, Command, CommandError, Go, MateTime};
-use options::Options;
+use options::EngineOptions;
 
 /// How often an `info` line is written during a search.
 const INFO_INTERVAL: Duration = Duration::from_secs(1);
@@ -118,7 +121,7 @@ enum Flow {
 /// The engine between commands.
 struct Engine<W> {
     out: Arc<Mutex<W>>,
-    options: Options,
+    options: EngineOptions,
     /// The solver, when no search holds it; built at `isready` or `go`.
     solver: Option<Solver>,
     /// The `USI_Hash` the solver was built with.
@@ -189,7 +192,7 @@ fn send<W: Write>(out: &Mutex<W>, lines: &[String]) -> io::Result<()> {
 /// What one search is asked.
 struct Job {
     pos: Position,
-    limits: Limits,
+    asked: SolveOptions,
     /// `go mate` (answered by `checkmate`) or a plain `go` (`bestmove`).
     mate: bool,
     /// `go depth N`: a mate of at most N plies is looked for.
@@ -202,7 +205,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     fn new(output: W) -> Engine<W> {
         Engine {
             out: Arc::new(Mutex::new(output)),
-            options: Options::default(),
+            options: EngineOptions::default(),
             solver: None,
             built_hash: 0,
             position: None,
@@ -290,7 +293,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                     format!("id name tsume {}", env!("CARGO_PKG_VERSION")),
                     "id author the tsume authors".to_string(),
                 ];
-                lines.extend(Options::announce());
+                lines.extend(EngineOptions::announce());
                 lines.push("usiok".to_string());
                 self.send(&lines)?;
             }
@@ -440,10 +443,6 @@ impl<W: Write + Send + 'static> Engine<W> {
         let mut limits = Limits {
             nodes: (self.options.mate_nodes > 0).then_some(self.options.mate_nodes),
             time: None,
-            defender_to_move: false,
-            shortest: self.options.shortest,
-            useless_rule: self.options.useless_rule,
-            defence: self.options.defence,
         };
         let (mut hold, mut after_ponderhit, mut depth) = (false, None, None);
         if let Go::Play(clock) = &go {
@@ -479,7 +478,15 @@ impl<W: Write + Send + 'static> Engine<W> {
         });
         let job = Job {
             pos,
-            limits,
+            asked: SolveOptions {
+                limits,
+                rules: Rules {
+                    useless_rule: self.options.useless_rule,
+                    defence: self.options.defence,
+                },
+                defender_to_move: false,
+                tsume_answer: self.options.shortest,
+            },
             mate,
             depth,
             ponder_move: self.options.ponder,
@@ -555,8 +562,8 @@ fn search_thread<W: Write + Send>(
         // The monitor ends also if the solver panics.
         let _done = Done(shared);
         match job.depth {
-            None => solver.solve(&job.pos, &job.limits).map(Found::Solved),
-            Some(depth) => mate_within(&mut solver, &job.pos, depth, &job.limits),
+            None => solver.solve(&job.pos, &job.asked).map(Found::Solved),
+            Some(depth) => mate_within(&mut solver, &job.pos, depth, &job.asked),
         }
     });
     let hashfull = solver.hashfull();
@@ -589,13 +596,14 @@ enum Found {
 
 /// Looks for a mate of at most `depth` plies by the side to move: each of
 /// its moves that gives check, asked whether the defender is then mated
-/// within `depth - 1` plies, within what is left of `limits`.
+/// within `depth - 1` plies, within what is left of the limits of `options`.
 fn mate_within(
     solver: &mut Solver,
     pos: &Position,
     depth: u64,
-    limits: &Limits,
+    options: &SolveOptions,
 ) -> Result<Found, SolveError> {
+    let limits = &options.limits;
     let start = Instant::now();
     let plies = u32::try_from(depth.saturating_sub(1)).unwrap_or(u32::MAX);
     let (mut nodes, mut unknown) = (0u64, None);
@@ -605,14 +613,13 @@ fn mate_within(
         legal_moves(pos).iter().copied().collect()
     };
     for m in moves.into_iter().filter(|&m| pos.gives_check(m)) {
-        let mut asked = limits.clone();
-        asked.defender_to_move = true;
+        let mut asked = options.defender_to_move(true);
         if let Some(n) = limits.nodes {
             if nodes >= n {
                 unknown = Some(Limit::Nodes);
                 break;
             }
-            asked.nodes = Some(n - nodes);
+            asked.limits.nodes = Some(n - nodes);
         }
         if let Some(t) = limits.time {
             let left = t.saturating_sub(start.elapsed());
@@ -620,7 +627,7 @@ fn mate_within(
                 unknown = Some(Limit::Time);
                 break;
             }
-            asked.time = Some(left);
+            asked.limits.time = Some(left);
         }
         match solver.mated_within(&pos.after(m), plies, &asked)? {
             Within::Mated { nodes: n, .. } => {
@@ -663,7 +670,7 @@ impl Drop for Done<'_> {
 /// stops it when asked (again and again: the flag is set before the search
 /// starts, and a solver may clear it at the start) or when its deadline
 /// passes.
-fn monitor<W: Write>(shared: &Shared, progress: &Progress, start: Instant, out: &Mutex<W>) {
+fn monitor<W: Write>(shared: &Shared, progress: &SearchProgress, start: Instant, out: &Mutex<W>) {
     let mut next_info = start + INFO_INTERVAL;
     let mut st = lock(&shared.state);
     loop {
@@ -764,7 +771,7 @@ fn answer(
             info.push_str(&format!(" score mate {} pv {pv}", moves.len()));
             let note = if r.exact {
                 format!("mate in {}: the tsume answer", moves.len())
-            } else if job.limits.shortest {
+            } else if job.asked.tsume_answer {
                 let bounds = r
                     .answer_bounds()
                     .map(|b| format!(", which is {b}"))

@@ -1,8 +1,8 @@
 //! The engine's USI options: what `usi` announces, what `setoption` sets.
 //!
 //! ```
-//! use tsume::usi::options::{OptionError, Options};
-//! let mut options = Options::default();
+//! use tsume::usi::options::{EngineOptions, OptionError};
+//! let mut options = EngineOptions::default();
 //! options.set("USI_Hash", Some("64")).unwrap();
 //! assert_eq!(options.hash_mb, 64);
 //! options.set("ShortestAnswer", Some("false")).unwrap();
@@ -12,7 +12,7 @@
 //!     Err(OptionError::NotANumber { .. })
 //! ));
 //! // `usi` announces each option with its type, default and range.
-//! let announced = Options::announce();
+//! let announced = EngineOptions::announce();
 //! assert!(announced.contains(&"option name USI_Hash type spin default 256 min 1 max 65536".to_string()));
 //! ```
 
@@ -25,7 +25,7 @@ use crate::solver::interposition::{UnknownUselessRule, UselessRule};
 
 /// The option values the engine searches with.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
+pub struct EngineOptions {
     /// `USI_Hash`: the solver's table in megabytes (rebuilt at the next
     /// `isready` or search when it changes).
     pub hash_mb: usize,
@@ -46,9 +46,9 @@ pub struct Options {
     pub defence: DefenceChoice,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
             hash_mb: 256,
             ponder: false,
             mate_nodes: 0,
@@ -140,11 +140,11 @@ pub enum OptionError {
     },
 }
 
-impl Options {
+impl EngineOptions {
     /// The `option name ...` lines `usi` answers with (types, defaults,
     /// ranges).
     pub fn announce() -> Vec<String> {
-        let defaults = Options::default();
+        let defaults = EngineOptions::default();
         SPECS
             .iter()
             .map(|&(name, kind)| {
@@ -243,7 +243,7 @@ fn combo<const N: usize>(name: &str, default: &str, values: [&str; N]) -> String
     )
 }
 
-impl fmt::Display for Options {
+impl fmt::Display for EngineOptions {
     /// Writes the values as the `setoption` commands that set them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, (name, _)) in SPECS.iter().enumerate() {
@@ -262,7 +262,7 @@ mod tests {
 
     #[test]
     fn bad_values_change_nothing_and_say_why() {
-        let mut o = Options::default();
+        let mut o = EngineOptions::default();
         let before = o.clone();
         let e = o.set("USI_Hash", Some("0")).unwrap_err();
         assert_eq!(
@@ -280,9 +280,9 @@ mod tests {
         assert_eq!(o, before);
     }
 
-    /// Options set from the `setoption` commands `o` displays.
-    fn replayed(o: &Options) -> Options {
-        let mut back = Options::default();
+    /// EngineOptions set from the `setoption` commands `o` displays.
+    fn replayed(o: &EngineOptions) -> EngineOptions {
+        let mut back = EngineOptions::default();
         for line in o.to_string().lines() {
             let rest = line.strip_prefix("setoption name ").unwrap();
             let (name, value) = rest.split_once(" value ").unwrap();
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn display_round_trips_through_set() {
-        let mut o = Options::default();
+        let mut o = EngineOptions::default();
         o.set("USI_Hash", Some("32")).unwrap();
         o.set("USI_Ponder", Some("true")).unwrap();
         o.set("matenodes", Some("1000")).unwrap();
@@ -323,10 +323,10 @@ mod tests {
             .into_iter()
             .find(|r| r.name() == USI_DEFAULT_USELESS_RULE);
         assert_eq!(
-            Options::default().useless_rule,
+            EngineOptions::default().useless_rule,
             none.unwrap_or(UselessRule::default())
         );
-        let announced = Options::announce();
+        let announced = EngineOptions::announce();
         let line = announced
             .iter()
             .find(|l| l.starts_with("option name UselessRule "))
@@ -334,7 +334,7 @@ mod tests {
         assert!(
             line.starts_with(&format!(
                 "option name UselessRule type combo default {} ",
-                Options::default().useless_rule.name()
+                EngineOptions::default().useless_rule.name()
             )),
             "{line}"
         );
@@ -345,6 +345,6 @@ mod tests {
 
     #[test]
     fn the_default_rule_counts_every_interposition() {
-        assert_eq!(Options::default().useless_rule.name(), "none");
+        assert_eq!(EngineOptions::default().useless_rule.name(), "none");
     }
 }

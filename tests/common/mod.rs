@@ -5,7 +5,7 @@ pub mod cli;
 
 use tsume::core::movegen::evasion_moves;
 use tsume::core::{Color, Move, Position};
-use tsume::solver::{Limits, Outcome, SolveResult, Solver, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, SolveResult, Solver, is_tsume_line};
 
 /// One row of a problem file.
 pub struct Problem {
@@ -49,13 +49,7 @@ pub fn musou_row(number: &str) -> Problem {
 /// Solves `pos` with `solver` (tsume answer on) within `nodes` nodes.
 pub fn solve_within(solver: &mut Solver, pos: &Position, nodes: u64) -> SolveResult {
     solver
-        .solve(
-            pos,
-            &Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            },
-        )
+        .solve(pos, &SolveOptions::default().nodes(nodes))
         .unwrap()
 }
 
@@ -82,13 +76,7 @@ pub fn assert_sound_mate(solver: &mut Solver, pos: &Position, moves: &[Move], na
                 }
                 let after = p.after(alt);
                 let r = solver
-                    .solve(
-                        &after,
-                        &Limits {
-                            nodes: Some(5_000_000),
-                            ..Limits::default()
-                        },
-                    )
+                    .solve(&after, &SolveOptions::default().nodes(5_000_000))
                     .unwrap();
                 match r.outcome {
                     Outcome::Mate { moves: alt_line } => {

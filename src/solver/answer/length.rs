@@ -10,7 +10,7 @@ use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Move, Position};
 
 use super::super::Limit;
-use super::super::mode::{Counting, MAX_PLY as MAX_LINE};
+use super::super::mode::{Bounded, Counting, MAX_PLY as MAX_LINE};
 use super::super::repetition::extend_path;
 use super::TsumeSearch;
 
@@ -127,8 +127,8 @@ impl TsumeSearch<'_, '_> {
                 eprintln!("answer: within {b}: {r:?} nodes {}", self.search.nodes);
             }
             match r {
-                Some(Some(_)) => return (b, true, b),
-                Some(None) => b += 2,
+                Some(Bounded::Mated(_)) => return (b, true, b),
+                Some(Bounded::NotMated) => b += 2,
                 None => return (upper, false, b),
             }
             if !descended
@@ -169,8 +169,8 @@ impl TsumeSearch<'_, '_> {
                 );
             }
             match r {
-                Some(Some(len)) => upper = len.min(upper - 2),
-                Some(None) => return (upper, true, upper),
+                Some(Bounded::Mated(len)) => upper = len.min(upper - 2),
+                Some(Bounded::NotMated) => return (upper, true, upper),
                 None => return (upper, false, least),
             }
         }
@@ -385,7 +385,7 @@ impl TsumeSearch<'_, '_> {
     fn exact(&mut self, pos: &Position, upper: u32) -> Option<u32> {
         let mut best = upper;
         // Not mated within the bound the search used: look above it.
-        while self.within(pos, best)?.is_none() {
+        while !self.within(pos, best)?.is_mated() {
             best += 2;
             if best > MAX_LINE {
                 return None;
@@ -398,8 +398,8 @@ impl TsumeSearch<'_, '_> {
         }
         while best >= 2 {
             match self.within(pos, best - 2)? {
-                Some(l) => best = l.min(best - 2),
-                None => break,
+                Bounded::Mated(l) => best = l.min(best - 2),
+                Bounded::NotMated => break,
             }
         }
         Some(best)

@@ -75,7 +75,7 @@ impl TsumeSearch<'_, '_> {
                 } else {
                     self.within_after(pos, m, len - 1)?
                 };
-                if mates.is_none() {
+                if !mates.is_mated() {
                     continue;
                 }
                 if self.settled(pos, m, len - 1, &mut best)? {
@@ -218,7 +218,7 @@ impl TsumeSearch<'_, '_> {
             if !self.drop_lasts(pos, m, len)? {
                 continue;
             }
-            if self.within_after(pos, m, len - 1)?.is_none() {
+            if !self.within_after(pos, m, len - 1)?.is_mated() {
                 return Some(None);
             }
             longest.push((len, m));
@@ -266,7 +266,7 @@ impl TsumeSearch<'_, '_> {
         if len < 3 {
             return Some(true);
         }
-        Some(self.within_after(pos, m, len - 3)?.is_none())
+        Some(!self.within_after(pos, m, len - 3)?.is_mated())
     }
 
     /// The longest defences at `pos` from the exact length of each (see

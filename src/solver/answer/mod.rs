@@ -36,7 +36,7 @@ use crate::core::{Hand, Move, Position};
 
 use super::defence::DefenceChoice;
 use super::interposition::{UNUSED_PIECE_EXTRA_PLIES, UselessRule};
-use super::mode::{Counting, Mode};
+use super::mode::{Bounded, Counting, Mode};
 use super::repetition::extend_path;
 use super::search::{At, Search};
 
@@ -134,14 +134,18 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     }
 
     /// Whether `pos` (on the line, just entered) is mated within `bound`
-    /// plies under tsume counting: `Some(Some(len))` with the length of the
-    /// mate found (at most `bound`, not necessarily shortest),
-    /// `Some(None)` when not, `None` when a limit stopped the search.
-    pub fn within(&mut self, pos: &Position, bound: u32) -> Option<Option<u32>> {
+    /// plies under tsume counting: [`Bounded::Mated`] with the length of
+    /// the mate found (at most `bound`, not necessarily shortest), or
+    /// [`Bounded::NotMated`]; `None` when a limit stopped the search.
+    pub fn within(&mut self, pos: &Position, bound: u32) -> Option<Bounded> {
         if let Some(p) = self.search.probe_within(self.counting, pos, bound)
             && p.settles_within(bound)
         {
-            return Some(p.is_proven().then_some(p.len as u32));
+            return Some(if p.is_proven() {
+                Bounded::Mated(p.len as u32)
+            } else {
+                Bounded::NotMated
+            });
         }
         if self.search.aborted.is_some() {
             return None;
@@ -149,24 +153,18 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         let mut p = pos.clone();
         let mode = Mode::within(self.counting, bound);
         let r = self.search.search_root(mode, &mut p, self.path_hash());
-        if r.pn == 0 {
-            Some(Some(r.len as u32))
-        } else if r.dn == 0 {
-            Some(None)
-        } else {
-            None
-        }
+        Bounded::of(&r)
     }
 
     /// Like [`within`](Self::within) for the position after `m`.
-    pub fn within_after(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Option<u32>> {
+    pub fn within_after(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Bounded> {
         let child = pos.after(m);
         if self
             .search
             .reps
             .repeats(child.board_key(), child.hand(self.search.attacker))
         {
-            return Some(None);
+            return Some(Bounded::NotMated);
         }
         self.enter(&child);
         let r = self.within(&child, bound);
@@ -175,16 +173,16 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     }
 
     /// Like [`within_after`](Self::within_after), within what is left of
-    /// the alternatives' node budget: `Some(None)` also when the budget ran
-    /// out first.
-    fn within_after_capped(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Option<u32>> {
+    /// the alternatives' node budget: [`Bounded::NotMated`] also when the
+    /// budget ran out first.
+    fn within_after_capped(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Bounded> {
         let start = self.search.nodes;
         let r = self.budgeted(self.alternative_nodes_left, |t| {
             t.within_after(pos, m, bound)
         });
         let used = self.search.nodes - start;
         self.alternative_nodes_left = self.alternative_nodes_left.saturating_sub(used);
-        r.map(Option::flatten)
+        r.map(|r| r.unwrap_or(Bounded::NotMated))
     }
 
     /// Whether the defender's drop interposition `m` at `pos` (on the line)
