@@ -450,7 +450,10 @@ impl Search<'_> {
     /// search in the path hash.
     fn nested_within(&mut self, q: &mut Position, at: At, plies: u32, tag: u64) -> NodeResult {
         let q_path = extend_path(at.path, q.key() ^ tag ^ ((plies as u64) << 40));
-        if let Some(k) = self.reps.recorded(q_path, at.mode.bounded) {
+        if let Some(k) = self
+            .reps
+            .recorded(at.mode.counting, q_path, at.mode.bounded)
+        {
             return NodeResult {
                 pn: INF,
                 dn: 0,

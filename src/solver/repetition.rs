@@ -37,6 +37,8 @@ use hashbrown::HashMap;
 
 use crate::core::Hand;
 
+use super::mode::Counting;
+
 /// The positions on the current path, and path-keyed repetition results.
 pub struct Repetitions {
     /// How many times each board is on the path.
@@ -148,28 +150,31 @@ impl Repetitions {
     }
 
     /// Records that the node reached by path hash `path` fails for the
-    /// attacker because of a repetition on that path.
-    pub fn record(&mut self, path: u64, r: PathResult) {
+    /// attacker because of a repetition on that path, under `counting`.
+    pub fn record(&mut self, counting: Counting, path: u64, r: PathResult) {
         if self.path_disproofs.len() >= self.limit {
             self.path_disproofs.clear();
         }
-        self.path_disproofs.insert(path, r);
+        self.path_disproofs.insert(path ^ counting.salt(0), r);
     }
 
     /// Like [`record`](Self::record) for a result that holds whatever the
     /// length bound (found by a search without one).
-    pub fn record_lasting(&mut self, path: u64, r: PathResult) {
+    pub fn record_lasting(&mut self, counting: Counting, path: u64, r: PathResult) {
         if self.lasting_disproofs.len() >= self.limit {
             self.lasting_disproofs.clear();
         }
-        self.lasting_disproofs.insert(path, r);
+        self.lasting_disproofs.insert(path ^ counting.salt(0), r);
     }
 
-    /// The failure known for the node reached by `path`: under a length
-    /// bound (`bounded`) any result, without one only those that hold
-    /// whatever the bound.
+    /// The failure known for the node reached by `path` under `counting`:
+    /// under a length bound (`bounded`) any result, without one only those
+    /// that hold whatever the bound. A result of another counting is never
+    /// read: a failure where the defender has more defences (every
+    /// interposition counted) need not be one where it has fewer.
     #[inline]
-    pub fn recorded(&self, path: u64, bounded: bool) -> Option<PathResult> {
+    pub fn recorded(&self, counting: Counting, path: u64, bounded: bool) -> Option<PathResult> {
+        let path = path ^ counting.salt(0);
         self.lasting_disproofs
             .get(&path)
             .or_else(|| {
@@ -186,6 +191,8 @@ impl Repetitions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const P: Counting = Counting::Plain;
 
     const R: PathResult = PathResult {
         head: 1,
@@ -217,33 +224,50 @@ mod tests {
     }
 
     #[test]
+    fn a_result_of_one_counting_is_not_read_by_another() {
+        use crate::solver::interposition::UselessRule;
+        let tsume = Counting::Tsume(UselessRule::WithinOtherDefences);
+        let mut r = Repetitions::new(10);
+        let (a, b) = (extend_path(1, 10), extend_path(1, 11));
+        r.record_lasting(P, a, R);
+        r.record(tsume, b, R);
+        assert!(r.recorded(P, a, true).is_some());
+        assert!(
+            r.recorded(tsume, a, true).is_none(),
+            "a plain failure need not hold with fewer defences"
+        );
+        assert!(r.recorded(tsume, b, true).is_some());
+        assert!(r.recorded(P, b, true).is_none());
+    }
+
+    #[test]
     fn path_results_depend_on_the_whole_path() {
         let mut r = Repetitions::new(10);
         let a = extend_path(extend_path(1, 10), 20);
         let b = extend_path(extend_path(1, 11), 20);
-        r.record(a, R);
-        assert!(r.recorded(a, true).is_some());
-        assert!(r.recorded(b, true).is_none());
+        r.record(P, a, R);
+        assert!(r.recorded(P, a, true).is_some());
+        assert!(r.recorded(P, b, true).is_none());
     }
 
     #[test]
     fn bounded_results_are_dropped_with_the_bound_and_unseen_without_one() {
         let mut r = Repetitions::new(10);
         let (a, b) = (extend_path(1, 10), extend_path(1, 11));
-        r.record(a, R);
-        r.record_lasting(b, R);
+        r.record(P, a, R);
+        r.record_lasting(P, b, R);
         assert!(
-            r.recorded(a, false).is_none(),
+            r.recorded(P, a, false).is_none(),
             "a result under a bound is no plain result"
         );
-        assert!(r.recorded(b, false).is_some() && r.recorded(b, true).is_some());
+        assert!(r.recorded(P, b, false).is_some() && r.recorded(P, b, true).is_some());
         r.clear_path_results();
-        assert!(r.recorded(a, true).is_none(), "dropped with the bound");
+        assert!(r.recorded(P, a, true).is_none(), "dropped with the bound");
         assert!(
-            r.recorded(b, true).is_some(),
+            r.recorded(P, b, true).is_some(),
             "kept: it holds for any bound"
         );
         r.clear();
-        assert!(r.recorded(b, true).is_none());
+        assert!(r.recorded(P, b, true).is_none());
     }
 }

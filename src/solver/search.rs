@@ -411,7 +411,7 @@ impl Search<'_> {
                 },
                 hand,
             }),
-            None => self.reps.recorded(child_path, mode.bounded),
+            None => self.reps.recorded(mode.counting, child_path, mode.bounded),
         };
         if let Some(k) = known {
             self.stats.rep_hits += 1;
@@ -620,7 +620,7 @@ impl Search<'_> {
             len: 0,
             hand: Hand::EMPTY,
         };
-        self.reps.record_lasting(path, r);
+        self.reps.record_lasting(mode.counting, path, r);
         NodeResult {
             pn: INF,
             dn: 0,
@@ -803,9 +803,9 @@ impl Search<'_> {
                 hand: r.hand,
             };
             if at.mode.bounded {
-                self.reps.record(at.path, k);
+                self.reps.record(at.mode.counting, at.path, k);
             } else {
-                self.reps.record_lasting(at.path, k);
+                self.reps.record_lasting(at.mode.counting, at.path, k);
             }
         } else {
             self.store(counting, pos, &r, mv, work);
