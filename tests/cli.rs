@@ -229,7 +229,7 @@ fn help_for_each_command() {
 
 /// `tsume verify --main-nodes N` bounds the main line's search: too few
 /// nodes leave the verdict unknown (nothing is judged against an unproven
-/// line), where the default allowance finds the main line.
+/// line), where the default (no bound) finds the main line.
 #[test]
 fn verify_main_nodes_bounds_the_main_lines_search() {
     // cshogi's 11-ply test position (problems/cshogi_tests.tsv, row 6).

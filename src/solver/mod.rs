@@ -528,15 +528,9 @@ impl Solver {
                 let upper = found
                     .as_ref()
                     .map_or(proof_len, |line| proof_len.max(line.len() as u32));
-                // Without limits from the caller, the answer gets an
-                // allowance of its own on top of the proof; with them, it may
-                // use what they leave.
-                if options.limits.is_none() {
-                    let allowance = search_nodes
-                        .saturating_mul(ANSWER_NODES_PER_PROOF_NODE)
-                        .max(ANSWER_MIN_NODES);
-                    search.node_limit = node_limit.min(search.nodes.saturating_add(allowance));
-                }
+                // Without limits from the caller the answer runs until it is
+                // proven (a stop ends it with the bounds proven so far); with
+                // them, it may use what they leave.
                 let a = answer::answer(
                     &mut search,
                     pos,
@@ -633,11 +627,6 @@ fn attacker_of(pos: &Position, options: &SolveOptions) -> Result<Color, SolveErr
 /// Nodes of the plain pass before a bounded question by tsume counting
 /// (see [`Solver::mated_within`]).
 const PLAIN_PASS_NODES: u64 = 100_000;
-
-/// Nodes the tsume answer may use beyond the proof, per node of the proof,
-/// and at least.
-const ANSWER_NODES_PER_PROOF_NODE: u64 = 20;
-const ANSWER_MIN_NODES: u64 = 5_000_000;
 
 /// Whether `moves` from `pos` is a mating line by tsume counting: every
 /// move legal, every attacker move a check, and at the end the defender
