@@ -230,9 +230,9 @@ impl TsumeSearch<'_, '_> {
     /// `len` plies by its other defences) is a counted defence that lasts
     /// `len`: not useless, and not mated within `len - 3` after it. A drop
     /// mated sooner is not among the longest, useless or not, so either
-    /// answer may settle it, and either may be the expensive one (on
-    /// musou-067 the useless test runs to millions of nodes where the
-    /// other takes thousands; on musou-064 the other way round): the two
+    /// answer may settle it, and either may be the expensive one (one can
+    /// take thousands of times the nodes of the other, and which one
+    /// differs from drop to drop: `docs/measurements.md`): the two
     /// are asked in turn under a budget that grows fourfold until one of
     /// them settles it or both are known. `None` when a limit stopped it.
     fn drop_lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
@@ -325,8 +325,8 @@ impl TsumeSearch<'_, '_> {
     /// the table knows no mating move, or a position comes back.
     ///
     /// The first proof's line may follow a defence far shorter than the
-    /// longest (musou-022: 23 plies, against 33 published), while the
-    /// bounded searches have already proven that some defence lasts longer.
+    /// longest (`docs/measurements.md`), while the bounded searches have
+    /// already proven that some defence lasts longer.
     pub(super) fn longest_known_line(&mut self, root: &Position) -> Option<Vec<Move>> {
         let attacker = self.search.attacker;
         let mut pos = root.clone();
@@ -415,10 +415,11 @@ impl TsumeSearch<'_, '_> {
             // Another move as good: worth reading only to avoid ending
             // with pieces in hand, and only so many times. A line of one
             // or two plies (a defence and the mate, or the mate) costs next
-            // to nothing to read and is not counted: on musou-007 the last
-            // moves of the first line read used all the reads, and the
-            // check at move 15 whose line ends with an empty hand was never
-            // tried.
+            // to nothing to read and is not counted: counted, the last
+            // moves of the first line read, each with several equally
+            // quick mates, could use all the reads before a check higher
+            // up whose line ends with an empty hand was tried
+            // (`docs/measurements.md`).
             if self.alternatives_left == 0 {
                 return Some(true);
             }

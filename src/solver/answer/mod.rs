@@ -292,14 +292,15 @@ pub(crate) fn answer(
     // shorter than the tsume length (a line's length is then its own).
     // Read that way from the start, a line that ends with pieces in hand
     // because of one attacker's choice deep down would have every
-    // defender's node above it read its shorter defences (on musou-075,
-    // 225 plies, more than 150 s where the longest line takes 47 s).
+    // defender's node above it read its shorter defences, which on a long
+    // problem costs several times the reading of the longest line
+    // (`docs/measurements.md`).
     //
     // By the longest rule too a line that ends with pieces in hand is read
     // again, with the budgets for equally good alternatives renewed, and
     // kept when it ends with an empty hand: the first reading may have
-    // spent them elsewhere (musou-007 and 067 end with an empty hand in as
-    // many plies when read again).
+    // spent them elsewhere, and a line of the same length that uses every
+    // piece may exist all the same (`docs/measurements.md`).
     if exact
         && let Some(longest) = &moves
         && !final_hand(root, longest, t.search.attacker).is_empty()
