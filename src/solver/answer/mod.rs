@@ -182,7 +182,10 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         });
         let used = self.search.nodes - start;
         self.alternative_nodes_left = self.alternative_nodes_left.saturating_sub(used);
-        r.map(|r| r.unwrap_or(Bounded::NotMated))
+        Some(match r? {
+            Budgeted::Answer(r) => r,
+            Budgeted::RanOut => Bounded::NotMated,
+        })
     }
 
     /// Whether the defender's drop interposition `m` at `pos` (on the line)
@@ -226,14 +229,14 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         }
     }
 
-    /// Runs `ask` within `budget` more nodes: `Some(Some(answer))`,
-    /// `Some(None)` when the budget ran out first, `None` when the caller's
-    /// limit stopped it.
+    /// Runs `ask` within `budget` more nodes: its answer, or
+    /// [`Budgeted::RanOut`] when the budget ran out first; `None` when the
+    /// caller's limit stopped it.
     fn budgeted<T>(
         &mut self,
         budget: u64,
         ask: impl FnOnce(&mut Self) -> Option<T>,
-    ) -> Option<Option<T>> {
+    ) -> Option<Budgeted<T>> {
         let limit = self.search.cap_nodes(budget);
         let r = ask(self);
         let ran_out = self.search.uncap_nodes(limit);
@@ -243,9 +246,28 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             self.search.aborted = None;
         }
         match r {
-            Some(answer) => Some(Some(answer)),
-            None if ran_out => Some(None),
+            Some(answer) => Some(Budgeted::Answer(answer)),
+            None if ran_out => Some(Budgeted::RanOut),
             None => None,
+        }
+    }
+}
+
+/// What a question asked within a node budget gave (see
+/// [`TsumeSearch::budgeted`]).
+enum Budgeted<T> {
+    /// Its answer.
+    Answer(T),
+    /// The budget ran out before it had one.
+    RanOut,
+}
+
+impl<T> Budgeted<T> {
+    /// The answer, `None` when the budget ran out.
+    fn answer(self) -> Option<T> {
+        match self {
+            Budgeted::Answer(answer) => Some(answer),
+            Budgeted::RanOut => None,
         }
     }
 }
