@@ -183,6 +183,8 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Whether a given solution ([`VerifyOptions::solution`]) is the answer;
     /// `None` without one, or when the main line is not proven.
+    ///
+    /// [`VerifyOptions::solution`]: super::VerifyOptions::solution
     pub solution: Option<GivenSolution>,
     pub nodes: u64,
     pub elapsed: Duration,
