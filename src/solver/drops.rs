@@ -20,6 +20,30 @@ use super::repetition::{NO_LOOP, extend_path};
 use super::search::{At, STACK_RED_ZONE, STACK_SEGMENT, Search};
 use super::tt::INF;
 
+/// The base a drop's useless test is judged against, as far as the test
+/// needs it (see [`Search::drop_base`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DropBase {
+    /// The exact length of the node's counted defences.
+    Exact(u32),
+    /// Less than the plies the drop is known to fail for: no drop is
+    /// useless by it.
+    Less,
+    /// A limit cut the search short.
+    CutShort,
+}
+
+impl DropBase {
+    /// The exact base `b`, or [`DropBase::Less`] when it is under `below`.
+    fn at_least(b: u32, below: u32) -> DropBase {
+        if b >= below {
+            DropBase::Exact(b)
+        } else {
+            DropBase::Less
+        }
+    }
+}
+
 /// Nodes of the first round of a drop interposition's search while its
 /// useless test is open; each round that runs out doubles them (see
 /// [`Search::judge_drop`]).
@@ -127,11 +151,12 @@ impl Search<'_> {
             } else {
                 0
             };
-            if let Some(base) = self.drop_base(pos, at, node, below) {
+            let base = self.drop_base(pos, at, node, below);
+            if base != DropBase::CutShort {
                 let undo = pos.do_move(m);
                 let mut found = match base {
-                    Some(base) => self.useless_interposition(pos, at, m.to(), base),
-                    None => None,
+                    DropBase::Exact(base) => self.useless_interposition(pos, at, m.to(), base),
+                    DropBase::Less | DropBase::CutShort => None,
                 };
                 if found.is_none()
                     && failed
@@ -214,43 +239,37 @@ impl Search<'_> {
     /// The base of the drop interpositions at `pos` (an AND node placed at
     /// `at`) where it matters for a drop whose set-aside positions are
     /// known not to be mated within `below` less one plies (0 when nothing
-    /// is known): `Some(None)` when the base is less than `below` (no such
-    /// drop is useless by it), else the exact length of the counted
+    /// is known): [`DropBase::Less`] when the base is less than `below` (no
+    /// such drop is useless by it), else the exact length of the counted
     /// defences. What is found is kept in `node` for its other drops.
-    /// `None` when a limit cut the search short (a base cut short may be
-    /// too short, so it is not kept).
+    /// [`DropBase::CutShort`] when a limit cut the search short (a base cut
+    /// short may be too short, so it is not kept).
     ///
     /// Under a bound, a drop that failed was not mated within the plies
     /// left, so its set-aside positions are not mated within two plies
     /// less, while the counted defences are all mated within the plies
     /// left: only the last one or two bounds of the base need a search.
-    fn drop_base(
-        &mut self,
-        pos: &mut Position,
-        at: At,
-        node: &mut Node,
-        below: u32,
-    ) -> Option<Option<u32>> {
+    fn drop_base(&mut self, pos: &mut Position, at: At, node: &mut Node, below: u32) -> DropBase {
         let upper = node.counted_base().unwrap_or(0);
         if below > upper {
-            return Some(None);
+            return DropBase::Less;
         }
         match node.base {
-            CountedBase::Exact(b) => return Some((b >= below).then_some(b)),
-            CountedBase::AtMost(b) if b < below => return Some(None),
+            CountedBase::Exact(b) => return DropBase::at_least(b, below),
+            CountedBase::AtMost(b) if b < below => return DropBase::Less,
             _ => {}
         }
         let from = (below.saturating_sub(1) & !1).max(2);
         let b = self.exact_base(pos, at, node, from, upper);
         if self.aborted.is_some() {
-            return None;
+            return DropBase::CutShort;
         }
         node.base = if b > from || from == 2 {
             CountedBase::Exact(b)
         } else {
             CountedBase::AtMost(b)
         };
-        Some((b >= below).then_some(b))
+        DropBase::at_least(b, below)
     }
 
     /// The exact length of the defences at `pos` (an AND node placed at

@@ -17,16 +17,16 @@
 //! time half its slots are filled, moving the entries whose cluster is in
 //! the new half (the search asks for it after each store; a growth to
 //! gigabytes takes seconds, and gives way to the time and stop limits).
-//! A short search touches only the first megabytes (a file of
-//! small problems keeps to 16 MB per worker: a fixed 256 MB table made the
-//! 1,979 rows of `tanuki_generated.tsv` fault in 267 MB and take 1.93 s
-//! against 1.63 s), and a long one gets the whole budget before clusters
-//! overflow (musou-022, 33 plies: after 115M nodes a table of 256 MB had
-//! not disproven the bound 29, where one of 4096 MB had proven the 33 in
-//! 113M). On searches of a few million nodes the count moves either way
-//! with the size (musou-012: 4.0M nodes with a fixed 256 MB, 6.7M with
-//! 4096 MB, 9.0M with 16 MB). Clearing shrinks the table back to the
-//! start, so a search does not depend on what the table held before.
+//! A short search touches only the first megabytes (a file of small
+//! problems keeps to [`INITIAL_BYTES`] per worker, and pays for no pages
+//! of a large table it never fills), and a long one gets the whole budget
+//! before clusters overflow (a long bound needs its disproofs kept, which
+//! a table too small replaces). The size decides which entries are
+//! replaced, so on searches of a few million nodes the node count moves
+//! either way with it: no size is best for every search, and the budget is
+//! a limit, not a tuning. Clearing shrinks the table back to the start,
+//! so a search does not depend on what the table held before. (The
+//! numbers behind this are in `docs/measurements.md`.)
 
 use crate::core::{Hand, Move};
 
@@ -175,9 +175,8 @@ pub fn settles_within(pn: u32, dn: u32, len: u16, plies: u32) -> bool {
 /// `n` empty clusters. The allocator hands integer arrays out zeroed
 /// without writing them, so a table costs nothing until the search touches
 /// it (see [`Table::prefault`] for batches of small problems). Huge pages
-/// were measured too: slower on files of small problems with a fixed
-/// 256 MB table, and no faster on musou-012 (10.5M nodes, 50 s either way,
-/// the table grown to 2 GB).
+/// are not asked for: they made files of small problems slower and a long
+/// search with a grown table no faster (`docs/measurements.md`).
 fn new_clusters(n: usize) -> Vec<Cluster> {
     vec![[[0u64; 4]; CLUSTER]; n]
 }
@@ -324,12 +323,10 @@ impl Table {
     /// `interrupted` is asked before each step: when it says yes the table
     /// stays as it was (the pages made resident stay so, and the next
     /// growth finds them ready). The pages are written without being read
-    /// first (see [`prefault`](Self::prefault)). Measured on musou-001 and
-    /// musou-006 side by side in one process (`--time 60 --jobs 2`), the
-    /// step to 4 GB took 12.8 s when the move itself faulted the pages in,
-    /// 7.6 to 9.6 s written first, of which the move of the entries was
-    /// about 0.5 s: without the question, a growth begun near the deadline
-    /// ran the search up to 16 s past it.
+    /// first (see [`prefault`](Self::prefault)). A step to gigabytes takes
+    /// seconds, nearly all of it in faulting the pages in rather than in
+    /// moving the entries: without the question, a growth begun near the
+    /// deadline would run the search well past it (`docs/measurements.md`).
     #[inline]
     pub fn grow_if_half_full(&mut self, interrupted: impl FnMut() -> bool) -> bool {
         let used = self.mask + 1;
@@ -418,8 +415,10 @@ impl Table {
             let p = self.clusters[self.cluster(key)].as_ptr() as *const i8;
             // SAFETY: `p` points to a live cluster of the table; `add`
             // stays within its 256 bytes, and a prefetch never faults nor
-            // changes what the program reads. Measured: without it the
-            // look-ups of a node's children were a third of search time.
+            // changes what the program reads. The children of a node are
+            // looked up one after another, each in a cluster of its own
+            // that is rarely in cache: loading them ahead overlaps the
+            // misses (`docs/measurements.md`).
             unsafe {
                 for line in 0..std::mem::size_of::<Cluster>() / 64 {
                     std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(

@@ -15,21 +15,23 @@ use super::super::repetition::extend_path;
 use super::TsumeSearch;
 
 /// Plies left under the bound from which the line's other checks get a
-/// plain search (from 5: more nodes in all, from 13: about the same).
+/// plain search: with fewer left, a check's refutation is cheap to search
+/// again under each bound, and the plain search costs more than it saves
+/// (the choice is in `docs/measurements.md`).
 const PLAIN_MIN_PLIES: u32 = 9;
 
 /// The nodes of that plain search with 0 or 1 ply left, doubling with
-/// every two more. With 1024, ten musou problems that were already proven take
-/// 35.0M nodes in all (44.4M without these searches; units of 16, 256 and
-/// 2048 gave 35.4M, 34.2M and 39.3M along the first proof's line), and 13
-/// of the 28 that were not proven in 60 s are now.
+/// every two more: enough to settle, once for every bound, most checks
+/// that do not mate at all, and little beside the bounded search for the
+/// checks that do. The unit was chosen on node counts of the musou rows,
+/// which change little near it (`docs/measurements.md`).
 const PLAIN_BUDGET_UNIT: u64 = 1024;
 
 /// Each step of the plain descent (see [`TsumeSearch::plain_least`]) may
 /// take this many times the nodes searched before it (the first proof's),
-/// and at least [`PLAIN_DESCENT_MIN_NODES`]. With it, the whole musou set
-/// at 60 s a problem proves musou-003, 028 and 057 too, and takes 439 s where it took
-/// 627 (each bound of the answer stops at the plain length).
+/// and at least [`PLAIN_DESCENT_MIN_NODES`]: a budget that follows the
+/// problem's difficulty, small beside the bounds it saves (each bound of
+/// the answer stops at the plain length; `docs/measurements.md`).
 const PLAIN_DESCENT_NODES_PER_PROOF_NODE: u64 = 2;
 
 /// The least budget of a step of the plain descent.
@@ -61,14 +63,12 @@ impl TsumeSearch<'_, '_> {
     /// proof the search has to look for a different proof almost from
     /// scratch.
     ///
-    /// But on some problems each bound from below costs about three times
-    /// the one before (musou-094, 59 plies: 0.53M nodes for 15, 1.8M for
-    /// 17, 6.5M for 19), so they never reach a long answer, while the bound
-    /// just under the mate known, asked at once, ends ("mated within 57"
-    /// disproven in 191.9M nodes). On the same rows, and on the other long
-    /// ones that are slow from below, asking `upper - 2` at once takes a
-    /// few times fewer nodes than climbing to it. So once one bound from
-    /// below has taken [`TOP_DOWN_MIN_NODES`], the search turns round
+    /// But on some long problems each bound from below costs a few times
+    /// the one before, so they never reach a long answer, while the bound
+    /// just under the mate known, asked at once, ends; on those, asking
+    /// `upper - 2` at once takes fewer nodes than climbing to it (the rows
+    /// are in `docs/measurements.md`). So once one bound from below has
+    /// taken [`TOP_DOWN_MIN_NODES`], the search turns round
     /// ([`shortest_from_above`](Self::shortest_from_above)): the bounds
     /// below it stay disproven, and the answer is found from the mate
     /// known downwards. Problems whose bounds from below stay small (all
@@ -186,13 +186,12 @@ impl TsumeSearch<'_, '_> {
     /// limits leave; it stops at the first bound without a mate, or not
     /// decided in time.
     ///
-    /// The first plain proof may wander far (467 plies on musou-006, whose
-    /// answer is 43), while under a bound a plain search finds a shorter
-    /// mate at little cost once the first is found: on musou-030 the
-    /// descent from 155 reaches 119 in 1.4M nodes and proves "no plain
-    /// mate within 117" in 0.6M more. The tsume answer then has an upper
-    /// bound it can reach from below, and when a limit stops it, a close
-    /// bracket ("at least 117 and at most 119").
+    /// The first plain proof may wander far (to many times the answer's
+    /// length), while under a bound a plain search finds a shorter mate at
+    /// little cost once the first is found, and proves where no shorter
+    /// plain mate is left (`docs/measurements.md`). The tsume answer then
+    /// has an upper bound it can reach from below, and when a limit stops
+    /// it, a close bracket ("at least `n` and at most `n + 2`").
     fn plain_least(&mut self, pos: &Position, upper: u32, floor: u32) -> u32 {
         let budget = self
             .search

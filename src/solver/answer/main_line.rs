@@ -19,6 +19,15 @@ use super::{TsumeSearch, final_hand};
 /// the line (see [`TsumeSearch::drop_lasts`]).
 const DROP_TEST_NODES: u64 = 10_000;
 
+/// What [`TsumeSearch::longest_defences`] found without the exact lengths
+/// of the shorter defences.
+enum Longest {
+    /// The longest defences, each with its length.
+    Found(Vec<(u32, Move)>),
+    /// Not found that way: the exact length of every defence is needed.
+    NeedsExactLengths,
+}
+
 impl TsumeSearch<'_, '_> {
     /// The main line from `pos` (on the line), mated in exactly `len` plies.
     /// Among the longest defences, one after which the attacker ends with
@@ -90,8 +99,8 @@ impl TsumeSearch<'_, '_> {
         generate_evasions(pos, &mut list);
         let drops = self.counting.judged_drops(pos);
         let longest = match self.longest_defences(pos, &list, drops, len)? {
-            Some(longest) => longest,
-            None => self.longest_by_exact_lengths(pos, &list, drops, len)?,
+            Longest::Found(longest) => longest,
+            Longest::NeedsExactLengths => self.longest_by_exact_lengths(pos, &list, drops, len)?,
         };
         if longest.is_empty() {
             return Some(Vec::new());
@@ -194,17 +203,17 @@ impl TsumeSearch<'_, '_> {
     /// when the position after it is not mated within `len - 3`. When a
     /// defence that always counts (not a drop between checker and king)
     /// lasts `len`, that is the base the drops are judged against.
-    /// `Some(None)` when no such defence is found (`len` is then not the
-    /// exact length: a limit cut the root's search short), or a drop that
-    /// counts is not mated within `len - 1`; `None` when a limit stopped a
-    /// search.
+    /// [`Longest::NeedsExactLengths`] when no such defence is found (`len`
+    /// is then not the exact length: a limit cut the root's search short),
+    /// or a drop that counts is not mated within `len - 1`; `None` when a
+    /// limit stopped a search.
     fn longest_defences(
         &mut self,
         pos: &Position,
         list: &MoveList,
         drops: DropInterpositions,
         len: u32,
-    ) -> Option<Option<Vec<(u32, Move)>>> {
+    ) -> Option<Longest> {
         let mut longest = Vec::new();
         for &m in list.iter().filter(|&&m| !drops.contains(m)) {
             if self.lasts(pos, m, len)? {
@@ -212,27 +221,27 @@ impl TsumeSearch<'_, '_> {
             }
         }
         if longest.is_empty() {
-            return Some(None);
+            return Some(Longest::NeedsExactLengths);
         }
         for &m in list.iter().filter(|&&m| drops.contains(m)) {
             if !self.drop_lasts(pos, m, len)? {
                 continue;
             }
             if !self.within_after(pos, m, len - 1)?.is_mated() {
-                return Some(None);
+                return Some(Longest::NeedsExactLengths);
             }
             longest.push((len, m));
         }
-        Some(Some(longest))
+        Some(Longest::Found(longest))
     }
 
     /// Whether the drop between checker and king `m` at `pos` (mated in
     /// `len` plies by its other defences) is a counted defence that lasts
     /// `len`: not useless, and not mated within `len - 3` after it. A drop
     /// mated sooner is not among the longest, useless or not, so either
-    /// answer may settle it, and either may be the expensive one (on
-    /// musou-067 the useless test runs to millions of nodes where the
-    /// other takes thousands; on musou-064 the other way round): the two
+    /// answer may settle it, and either may be the expensive one (one can
+    /// take thousands of times the nodes of the other, and which one
+    /// differs from drop to drop: `docs/measurements.md`): the two
     /// are asked in turn under a budget that grows fourfold until one of
     /// them settles it or both are known. `None` when a limit stopped it.
     fn drop_lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
@@ -245,13 +254,15 @@ impl TsumeSearch<'_, '_> {
         let mut budget = DROP_TEST_NODES;
         loop {
             if lasts.is_none() {
-                lasts = self.budgeted(budget, |t| t.lasts(pos, m, len))?;
+                lasts = self.budgeted(budget, |t| t.lasts(pos, m, len))?.answer();
                 if let Some(v) = verdict(lasts, useless) {
                     return Some(v);
                 }
             }
             if useless.is_none() {
-                useless = self.budgeted(budget, |t| t.is_useless(pos, m, len))?;
+                useless = self
+                    .budgeted(budget, |t| t.is_useless(pos, m, len))?
+                    .answer();
                 if let Some(v) = verdict(lasts, useless) {
                     return Some(v);
                 }
@@ -325,8 +336,8 @@ impl TsumeSearch<'_, '_> {
     /// the table knows no mating move, or a position comes back.
     ///
     /// The first proof's line may follow a defence far shorter than the
-    /// longest (musou-022: 23 plies, against 33 published), while the
-    /// bounded searches have already proven that some defence lasts longer.
+    /// longest (`docs/measurements.md`), while the bounded searches have
+    /// already proven that some defence lasts longer.
     pub(super) fn longest_known_line(&mut self, root: &Position) -> Option<Vec<Move>> {
         let attacker = self.search.attacker;
         let mut pos = root.clone();
@@ -415,10 +426,11 @@ impl TsumeSearch<'_, '_> {
             // Another move as good: worth reading only to avoid ending
             // with pieces in hand, and only so many times. A line of one
             // or two plies (a defence and the mate, or the mate) costs next
-            // to nothing to read and is not counted: on musou-007 the last
-            // moves of the first line read used all the reads, and the
-            // check at move 15 whose line ends with an empty hand was never
-            // tried.
+            // to nothing to read and is not counted: counted, the last
+            // moves of the first line read, each with several equally
+            // quick mates, could use all the reads before a check higher
+            // up whose line ends with an empty hand was tried
+            // (`docs/measurements.md`).
             if self.alternatives_left == 0 {
                 return Some(true);
             }

@@ -182,7 +182,10 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         });
         let used = self.search.nodes - start;
         self.alternative_nodes_left = self.alternative_nodes_left.saturating_sub(used);
-        r.map(|r| r.unwrap_or(Bounded::NotMated))
+        Some(match r? {
+            Budgeted::Answer(r) => r,
+            Budgeted::RanOut => Bounded::NotMated,
+        })
     }
 
     /// Whether the defender's drop interposition `m` at `pos` (on the line)
@@ -226,14 +229,14 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         }
     }
 
-    /// Runs `ask` within `budget` more nodes: `Some(Some(answer))`,
-    /// `Some(None)` when the budget ran out first, `None` when the caller's
-    /// limit stopped it.
+    /// Runs `ask` within `budget` more nodes: its answer, or
+    /// [`Budgeted::RanOut`] when the budget ran out first; `None` when the
+    /// caller's limit stopped it.
     fn budgeted<T>(
         &mut self,
         budget: u64,
         ask: impl FnOnce(&mut Self) -> Option<T>,
-    ) -> Option<Option<T>> {
+    ) -> Option<Budgeted<T>> {
         let limit = self.search.cap_nodes(budget);
         let r = ask(self);
         let ran_out = self.search.uncap_nodes(limit);
@@ -243,9 +246,28 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             self.search.aborted = None;
         }
         match r {
-            Some(answer) => Some(Some(answer)),
-            None if ran_out => Some(None),
+            Some(answer) => Some(Budgeted::Answer(answer)),
+            None if ran_out => Some(Budgeted::RanOut),
             None => None,
+        }
+    }
+}
+
+/// What a question asked within a node budget gave (see
+/// [`TsumeSearch::budgeted`]).
+enum Budgeted<T> {
+    /// Its answer.
+    Answer(T),
+    /// The budget ran out before it had one.
+    RanOut,
+}
+
+impl<T> Budgeted<T> {
+    /// The answer, `None` when the budget ran out.
+    fn answer(self) -> Option<T> {
+        match self {
+            Budgeted::Answer(answer) => Some(answer),
+            Budgeted::RanOut => None,
         }
     }
 }
@@ -292,14 +314,15 @@ pub(crate) fn answer(
     // shorter than the tsume length (a line's length is then its own).
     // Read that way from the start, a line that ends with pieces in hand
     // because of one attacker's choice deep down would have every
-    // defender's node above it read its shorter defences (on musou-075,
-    // 225 plies, more than 150 s where the longest line takes 47 s).
+    // defender's node above it read its shorter defences, which on a long
+    // problem costs several times the reading of the longest line
+    // (`docs/measurements.md`).
     //
     // By the longest rule too a line that ends with pieces in hand is read
     // again, with the budgets for equally good alternatives renewed, and
     // kept when it ends with an empty hand: the first reading may have
-    // spent them elsewhere (musou-007 and 067 end with an empty hand in as
-    // many plies when read again).
+    // spent them elsewhere, and a line of the same length that uses every
+    // piece may exist all the same (`docs/measurements.md`).
     if exact
         && let Some(longest) = &moves
         && !final_hand(root, longest, t.search.attacker).is_empty()

@@ -1,0 +1,385 @@
+//! Verification of a composed problem: is its solution unique, and where
+//! not, what is wrong and where.
+//!
+//! The main line is the solver's tsume answer (shortest attack, longest
+//! defence, useless interpositions not counted). Along it:
+//!
+//! - at every attacker move, every other check is asked "mated within the
+//!   moves the main line has left?" (a bounded search: cheap when the
+//!   answer is no, and never misled by a long first proof); one that is
+//!   is an alternative solution
+//!   (余詰, [`FindingKind::AlternativeMate`]); at the last move, another
+//!   mate in one is the minor flaw of its own kind
+//!   ([`FindingKind::AlternativeLastMove`]); one that mates only in more
+//!   moves is reported as minor ([`FindingKind::LongerAlternativeMate`]:
+//!   strict judges count it as 余詰, puzzle collections do not; looked for
+//!   with an eighth of the node budget, and not reported when not found
+//!   within it). An alternative that only
+//!   takes a detour back into a later position of the main line (迂回) is
+//!   not reported.
+//! - at every defender move, every other defence that is not a useless
+//!   interposition is asked whether it is mated two plies sooner than
+//!   the main line (which is the longest defence): one that is not is 変同
+//!   ([`FindingKind::SameLengthSideLine`]). Along each side line (its tsume
+//!   answer), at every attacker move but the last, another check that
+//!   mates as quickly is 変化別詰 ([`FindingKind::SideLineAlternative`]);
+//!   both minor. A second mate in one at a side line's last move is
+//!   accepted by every convention and not reported, nor is a detour back
+//!   into the side line, and a side line that comes back into the main
+//!   line is judged there.
+//! - the attacker ending the main line with pieces in hand is 駒余り
+//!   ([`FindingKind::PiecesLeft`]).
+//! - with a solution or a length given: a shorter mate is 早詰
+//!   ([`FindingKind::ShorterMate`]), and the first move where the given
+//!   solution leaves the main line is reported with the reason
+//!   ([`FindingKind::DepartsFromSolution`]).
+//!
+//! The main line's search has the solver's own allowance (see
+//! [`Solver::solve`]) unless [`VerifyOptions::main_nodes`] says otherwise. When a
+//! limit leaves the main line unproven (not the shortest mate), nothing is
+//! judged against it, not even a given solution: the verdict is
+//! [`Verdict::Unknown`].
+//!
+//! Every search shares the solver's table, so the positions of the main
+//! line and its side lines are proven once.
+//!
+//! ```
+//! use tsume::core::Position;
+//! use tsume::solver::Solver;
+//! use tsume::verify::{verify, FindingKind, VerifyOptions, Verdict};
+//! // G*5b mates in one, and no other check does: sound.
+//! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &VerifyOptions::default()).unwrap();
+//! assert_eq!(report.verdict, Verdict::Sound);
+//! assert_eq!(report.main_line.len(), 1);
+//! // With a second gold in hand, the same mate leaves it unused (駒余り).
+//! let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1".parse().unwrap();
+//! let report = verify(&mut Solver::new(16), &pos, &VerifyOptions::default()).unwrap();
+//! assert_eq!(report.verdict, Verdict::Flawed);
+//! assert!(report.findings.iter().any(|f| f.kind == FindingKind::PiecesLeft));
+//! ```
+
+use std::time::{Duration, Instant};
+
+use hashbrown::HashSet;
+
+use crate::core::{Move, Position};
+use crate::solver::{Limits, Outcome, Rules, SolveError, SolveOptions, Solver, Within};
+
+mod main_line;
+mod report;
+mod solution;
+
+pub use report::{Finding, FindingKind, GivenSolution, LongerBy, Report};
+
+/// The longer-alternative search gets this fraction of the node budget.
+const LONGER_ALTERNATIVE_SHARE: u64 = 8;
+
+/// What to verify against, and the limits of each search.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// The intended solution, if the composer gives one.
+    pub solution: Option<Vec<Move>>,
+    /// The intended length, if given (without a solution).
+    pub length: Option<u32>,
+    /// Nodes for each search of an alternative or a side line.
+    pub nodes_per_search: u64,
+    /// Nodes for the search of the main line (`None`: the solver's own
+    /// allowance for the proof and its answer).
+    pub main_nodes: Option<u64>,
+    /// Time for the whole verification.
+    pub time: Option<Duration>,
+    /// The rule for useless drops the main line and every check follow,
+    /// and which defence the main line and the side lines follow. By
+    /// [`DefenceChoice::EmptyHandFirst`] a side line may outlast the main
+    /// line when it leaves the attacker pieces in hand: reported as
+    /// [`FindingKind::LongerSideLine`].
+    ///
+    /// [`DefenceChoice::EmptyHandFirst`]: crate::solver::DefenceChoice::EmptyHandFirst
+    pub rules: Rules,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
+            solution: None,
+            length: None,
+            nodes_per_search: 2_000_000,
+            main_nodes: None,
+            time: None,
+            rules: Rules::default(),
+        }
+    }
+}
+
+/// The overall answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A unique solution; minor findings may remain.
+    Sound,
+    /// At least one major finding.
+    Flawed,
+    /// The attacker cannot mate.
+    NoMate,
+    /// Not decided: a limit stopped the search for the main line, or no
+    /// flaw was found but the main line's length is not proven shortest or
+    /// some alternative was left unchecked (see the findings).
+    Unknown,
+}
+
+/// One verification under way: the solver, the options, and the findings
+/// so far. Its searches are here; the walk along the main line and its side
+/// lines is in `main_line.rs`, the judgement of a given solution in
+/// `solution.rs`, the findings' types in `report.rs`.
+struct Verifier<'s> {
+    solver: &'s mut Solver,
+    options: &'s VerifyOptions,
+    deadline: Option<Instant>,
+    nodes: u64,
+    findings: Vec<Finding>,
+}
+
+/// `1 ply`, `3 plies`.
+fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// Verifies the problem `pos` (the attacker to move).
+pub fn verify(
+    solver: &mut Solver,
+    pos: &Position,
+    options: &VerifyOptions,
+) -> Result<Report, SolveError> {
+    let start = Instant::now();
+    let mut v = Verifier {
+        solver,
+        options,
+        deadline: options.time.map(|t| start + t),
+        nodes: 0,
+        findings: Vec::new(),
+    };
+    // The main line gets the solver's own allowance unless told otherwise.
+    let main = v.solve_within(pos, false, options.main_nodes)?;
+    let (main_line, exact) = match main {
+        Solved::Mate(line, exact) => (line, exact),
+        Solved::NoMate | Solved::Unknown => {
+            let verdict = if main == Solved::NoMate {
+                v.findings.push(Finding {
+                    kind: FindingKind::NoMate,
+                    ply: 0,
+                    longer_by: None,
+                    longer_leaves_pieces: false,
+                    moves: Vec::new(),
+                    length: None,
+                    main_length: None,
+                    note: "the attacker has no mate".into(),
+                });
+                Verdict::NoMate
+            } else {
+                Verdict::Unknown
+            };
+            let mut report = Report {
+                verdict,
+                main_line: Vec::new(),
+                exact: false,
+                findings: v.findings,
+                solution: None,
+                nodes: v.nodes,
+                elapsed: start.elapsed(),
+            };
+            if main == Solved::NoMate && options.solution.is_some() {
+                report.solution = Some(GivenSolution::NotAnswer {
+                    reason: "the attacker has no mate".to_string(),
+                });
+            }
+            return Ok(report);
+        }
+    };
+    if exact {
+        v.compare_with_given(pos, &main_line)?;
+        v.walk_main_line(pos, &main_line)?;
+    } else if let Some(&first) = main_line.first() {
+        // Alternatives and the given solution are judged against the moves
+        // the main line leaves: unproven, they would call a mere shortcut
+        // of this line 余詰, or its length 早詰.
+        v.unchecked(
+            1,
+            first,
+            "the main line is not proven shortest within the limits: nothing is judged against it",
+        );
+    }
+    let verdict = if !v.findings.iter().all(|f| f.kind.is_minor()) {
+        Verdict::Flawed
+    } else if !exact || v.findings.iter().any(|f| f.kind == FindingKind::Unchecked) {
+        // No flaw found, but not everything was proven.
+        Verdict::Unknown
+    } else {
+        Verdict::Sound
+    };
+    let mut report = Report {
+        verdict,
+        main_line,
+        exact,
+        findings: v.findings,
+        solution: None,
+        nodes: v.nodes,
+        elapsed: start.elapsed(),
+    };
+    if exact && options.solution.is_some() {
+        report.solution = Some(report.judge_solution());
+    }
+    Ok(report)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Solved {
+    Mate(Vec<Move>, bool),
+    NoMate,
+    Unknown,
+}
+
+impl Verifier<'_> {
+    /// The options of one search of `nodes` (`None`: the solver's own
+    /// allowance) within the time left, the defender to move when
+    /// `defender`, the tsume answer read when `tsume_answer`; `None` when
+    /// the time is up.
+    fn search_options(
+        &self,
+        nodes: Option<u64>,
+        defender: bool,
+        tsume_answer: bool,
+    ) -> Option<SolveOptions> {
+        let time = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if time.is_some_and(|t| t.is_zero()) {
+            return None;
+        }
+        Some(SolveOptions {
+            limits: Limits { nodes, time },
+            rules: self.options.rules,
+            defender_to_move: defender,
+            tsume_answer,
+        })
+    }
+
+    /// Solves `pos` (defender to move when `defender`).
+    fn solve(
+        &mut self,
+        pos: &Position,
+        defender: bool,
+        nodes: Option<u64>,
+    ) -> Result<Solved, SolveError> {
+        let nodes = nodes.unwrap_or(self.options.nodes_per_search);
+        self.solve_within(pos, defender, Some(nodes))
+    }
+
+    /// [`solve`](Self::solve) with `nodes` as given: `None` leaves the
+    /// solver's own allowance.
+    fn solve_within(
+        &mut self,
+        pos: &Position,
+        defender: bool,
+        nodes: Option<u64>,
+    ) -> Result<Solved, SolveError> {
+        let Some(asked) = self.search_options(nodes, defender, true) else {
+            return Ok(Solved::Unknown);
+        };
+        let r = self.solver.solve(pos, &asked)?;
+        self.nodes += r.nodes;
+        Ok(match r.outcome {
+            Outcome::Mate { moves } => Solved::Mate(moves, r.exact),
+            Outcome::NoMate => Solved::NoMate,
+            Outcome::Unknown(_) => Solved::Unknown,
+        })
+    }
+
+    /// Whether `pos` (defender to move when `defender`) is mated within
+    /// `plies` by tsume counting: a bounded search, cheap when it fails.
+    fn within(&mut self, pos: &Position, plies: u32, defender: bool) -> Result<Within, SolveError> {
+        let Some(asked) = self.search_options(Some(self.options.nodes_per_search), defender, true)
+        else {
+            return Ok(Within::Unknown {
+                limit: crate::solver::Limit::Time,
+                nodes: 0,
+            });
+        };
+        let r = self.solver.mated_within(pos, plies, &asked)?;
+        self.nodes += r.nodes();
+        Ok(r)
+    }
+
+    /// Whether `pos` (defender to move) is mated at all, with a first
+    /// proof's line (not the shortest); a smaller node budget: it only
+    /// looks for the minor longer alternatives.
+    fn mates_at_all(&mut self, pos: &Position) -> Result<Option<Vec<Move>>, SolveError> {
+        let nodes = self.options.nodes_per_search / LONGER_ALTERNATIVE_SHARE;
+        let Some(asked) = self.search_options(Some(nodes), true, false) else {
+            return Ok(None);
+        };
+        let r = self.solver.solve(pos, &asked)?;
+        self.nodes += r.nodes;
+        Ok(match r.outcome {
+            Outcome::Mate { moves } => Some(moves),
+            _ => None,
+        })
+    }
+
+    fn unchecked(&mut self, ply: usize, m: Move, note: &str) {
+        self.findings.push(Finding {
+            kind: FindingKind::Unchecked,
+            ply,
+            longer_by: None,
+            longer_leaves_pieces: false,
+            moves: vec![m],
+            length: None,
+            main_length: None,
+            note: note.into(),
+        });
+    }
+}
+
+/// The keys of the positions `line` passes through from `pos` (`pos`'s
+/// first), and the position it ends in.
+fn replay(pos: &Position, line: &[Move]) -> (Vec<u64>, Position) {
+    let mut keys = Vec::with_capacity(line.len() + 1);
+    let mut p = pos.clone();
+    keys.push(p.key());
+    for &m in line {
+        p.do_move(m);
+        keys.push(p.key());
+    }
+    (keys, p)
+}
+
+/// Whether playing `line` from `pos` reaches a position in `keys`.
+fn reaches(pos: &Position, line: &[Move], keys: &HashSet<u64>) -> bool {
+    let mut p = pos.clone();
+    if keys.contains(&p.key()) {
+        return true;
+    }
+    for &m in line {
+        p.do_move(m);
+        if keys.contains(&p.key()) {
+            return true;
+        }
+    }
+    false
+}
+
+fn hand_text(hand: crate::core::Hand) -> String {
+    hand.iter()
+        .map(|(k, n)| {
+            if n > 1 {
+                format!("{}{n}", k.japanese())
+            } else {
+                k.japanese().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
