@@ -34,8 +34,9 @@
 //!   solution leaves the main line is reported with the reason
 //!   ([`FindingKind::DepartsFromSolution`]).
 //!
-//! The main line's search has the solver's own allowance (see
-//! [`Solver::solve`]) unless [`VerifyOptions::main_nodes`] says otherwise. When a
+//! The main line's search runs until its answer is proven (see
+//! [`Solver::solve`]) unless [`VerifyOptions::main_nodes`] or the time bounds
+//! it. When a
 //! limit leaves the main line unproven (not the shortest mate), nothing is
 //! judged against it, not even a given solution: the verdict is
 //! [`Verdict::Unknown`].
@@ -84,8 +85,8 @@ pub struct VerifyOptions {
     pub length: Option<u32>,
     /// Nodes for each search of an alternative or a side line.
     pub nodes_per_search: u64,
-    /// Nodes for the search of the main line (`None`: the solver's own
-    /// allowance for the proof and its answer).
+    /// Nodes for the search of the main line (`None`: no bound but the
+    /// time; the proof and its answer run until proven).
     pub main_nodes: Option<u64>,
     /// Time for the whole verification.
     pub time: Option<Duration>,
@@ -162,7 +163,7 @@ pub fn verify(
         nodes: 0,
         findings: Vec::new(),
     };
-    // The main line gets the solver's own allowance unless told otherwise.
+    // The main line runs until proven unless told otherwise.
     let main = v.solve_within(pos, false, options.main_nodes)?;
     let (main_line, exact) = match main {
         Solved::Mate(line, exact) => (line, exact),
@@ -243,8 +244,8 @@ enum Solved {
 }
 
 impl Verifier<'_> {
-    /// The options of one search of `nodes` (`None`: the solver's own
-    /// allowance) within the time left, the defender to move when
+    /// The options of one search of `nodes` (`None`: no node bound)
+    /// within the time left, the defender to move when
     /// `defender`, the tsume answer read when `tsume_answer`; `None` when
     /// the time is up.
     fn search_options(
@@ -278,8 +279,8 @@ impl Verifier<'_> {
         self.solve_within(pos, defender, Some(nodes))
     }
 
-    /// [`solve`](Self::solve) with `nodes` as given: `None` leaves the
-    /// solver's own allowance.
+    /// [`solve`](Self::solve) with `nodes` as given: `None` sets no node
+    /// bound.
     fn solve_within(
         &mut self,
         pos: &Position,
