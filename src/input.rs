@@ -126,8 +126,8 @@ pub fn excerpt(text: &str, column: Option<usize>) -> (String, Option<usize>) {
 /// <SFEN>` or `position ... moves ...`), then optionally, TAB-separated,
 /// the intended length in plies and the intended solution (USI moves from
 /// the position after the moves). Further columns are notes, not read.
-/// A length of 0 or below (`0`: unknown, `-1`: no mate, in
-/// `problems/*.tsv`) or an empty column gives none.
+/// A length of `0` (unknown) or `-1` (no mate), as in `problems/*.tsv`,
+/// or an empty column gives none; another negative length is an error.
 #[derive(Clone, Debug)]
 pub struct ProblemLine {
     pub position: UsiPosition,
@@ -145,6 +145,10 @@ pub enum ProblemLineError {
     Position(UsiPositionError),
     #[error("the length `{found}` at column {column} is not a whole number of plies")]
     Length { found: String, column: usize },
+    #[error(
+        "the length `{found}` at column {column} is negative: give a number of plies, or `0` (unknown) or `-1` (no mate) for none"
+    )]
+    NegativeLength { found: String, column: usize },
     #[error("move {index} of the solution (column {column}): {error}")]
     Solution {
         index: usize,
@@ -159,9 +163,9 @@ impl ProblemLineError {
         match self {
             ProblemLineError::Empty => None,
             ProblemLineError::Position(e) => e.column(),
-            ProblemLineError::Length { column, .. } | ProblemLineError::Solution { column, .. } => {
-                Some(*column)
-            }
+            ProblemLineError::Length { column, .. }
+            | ProblemLineError::NegativeLength { column, .. }
+            | ProblemLineError::Solution { column, .. } => Some(*column),
         }
     }
 }
@@ -219,6 +223,12 @@ impl ProblemLine {
                 if words_from(field, column).len() > 1 {
                     return Err(ProblemLineError::Length {
                         found: quote(field.trim()),
+                        column: at,
+                    });
+                }
+                if n < -1 {
+                    return Err(ProblemLineError::NegativeLength {
+                        found: quote(word),
                         column: at,
                     });
                 }
@@ -500,6 +510,7 @@ impl LineError {
 /// then an error, [`LineError::TooLong`]), and a line that goes on past
 /// [`MAX_SKIPPED_BYTES`] ends the input with an error
 /// ([`io::ErrorKind::InvalidData`]), as a stream of bytes that is not text.
+/// A UTF-8 byte-order mark at the start of the input is skipped.
 ///
 /// ```
 /// use tsume::input::{LineError, LineReader};
@@ -515,6 +526,9 @@ pub struct LineReader<R> {
     input: R,
     number: u64,
     failed: bool,
+    /// Whether a UTF-8 byte-order mark may still start the next line (the
+    /// first line of a whole input).
+    bom: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -530,6 +544,7 @@ impl<R: BufRead> LineReader<R> {
             input,
             number: first.saturating_sub(1),
             failed: false,
+            bom: first <= 1,
         }
     }
 
@@ -581,6 +596,11 @@ impl<R: BufRead> LineReader<R> {
             }
         }
         self.number = self.number.saturating_add(1);
+        // A byte-order mark (some Windows editors write one) is not text.
+        if std::mem::take(&mut self.bom) && kept.starts_with(b"\xef\xbb\xbf") {
+            kept.drain(..3);
+            total -= 3;
+        }
         if kept.last() == Some(&b'\r') && total <= MAX_LINE_BYTES as u64 + 1 {
             kept.pop();
             total -= 1;

@@ -334,3 +334,26 @@ fn a_solution_move_that_gives_no_check_is_named() {
         text(&out.stderr)
     );
 }
+
+/// A negative length column other than `-1` (no mate) is an error, as
+/// `--length -3` is; it was taken as "no length" (audit F9). A UTF-8
+/// byte-order mark at the start of the file is skipped (audit F10).
+#[test]
+fn negative_lengths_and_a_byte_order_mark_in_a_file() {
+    let out = verify(
+        &["--file", "-"],
+        Some(&format!("{MATE1}\t-3\n{MATE1}\t-1\n{MATE1}\t0\n")),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("stdin:1: the length `-3` at column 44 is negative"),
+        "{err}"
+    );
+    assert!(err.contains("sound 2,"), "{err}");
+    let out = verify(
+        &["--file", "-"],
+        Some(&format!("\u{feff}{MATE1}\t1\tG*5b\n")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
