@@ -1,12 +1,13 @@
 //! `tsume generate`: training puzzles, made up or cut from games.
 
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::time::Instant;
 
 use serde::Serialize;
-use tsume::generate::games::{FromConfig, puzzles_from_games, read_games};
+use tsume::generate::games::{FromConfig, ReadError, puzzles_from_games, read_game};
 use tsume::generate::{Config, Generator, MAX_PLIES, Origin, Puzzle};
+use tsume::input::{LineError, LineReader};
 
 use super::CliError;
 
@@ -244,20 +245,50 @@ fn from_games(
     jobs: usize,
     out: &mut dyn Write,
 ) -> Result<usize, CliError> {
-    let mut bytes = Vec::new();
-    let read = if path == "-" {
-        io::stdin().read_to_end(&mut bytes)
+    // Line by line, in bounded memory (a line over 1 MB is an error for
+    // that line, as in solve and verify; issue 31, audit F1), every bad line
+    // reported and the others read.
+    let input: Box<dyn BufRead> = if path == "-" {
+        Box::new(BufReader::new(io::stdin()))
     } else {
-        File::open(path).and_then(|mut f| f.read_to_end(&mut bytes))
+        Box::new(BufReader::new(File::open(path).map_err(|e| {
+            CliError::Input(format!("cannot read {path}: {e}"))
+        })?))
     };
-    read.map_err(|e| CliError::Input(format!("cannot read {path}: {e}")))?;
-    let games = read_games(&bytes).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(|e| format!("{path}: {e}")).collect();
-        CliError::Input(lines.join("\n"))
-    })?;
+    let mut games = Vec::new();
+    let mut bad = 0usize;
+    let mut read_error = None;
+    for line in LineReader::new(input) {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                read_error = Some(format!("cannot read {path}: {e}"));
+                break;
+            }
+        };
+        let number = usize::try_from(line.number).unwrap_or(usize::MAX);
+        let error = match line.text {
+            Ok(text) => match read_game(number, &text) {
+                Ok(Some(game)) => {
+                    games.push((number, game));
+                    continue;
+                }
+                Ok(None) => continue,
+                Err(e) => e.to_string(),
+            },
+            Err(LineError::NotUtf8 { byte, .. }) => ReadError::Encoding {
+                line: number,
+                column: byte,
+            }
+            .to_string(),
+            Err(e) => format!("line {number}: {e}"),
+        };
+        bad += 1;
+        let _ = writeln!(io::stderr(), "error: {path}: {error}");
+    }
     let config = FromConfig {
-        min_plies: args.min_plies,
-        max_plies: args.max_plies,
+        min_plies: args.min_plies as u32,
+        max_plies: args.max_plies as u32,
         nodes: args.nodes.unwrap_or(FromConfig::default().nodes),
         jobs,
     };
@@ -267,6 +298,15 @@ fn from_games(
     for p in puzzles.iter().take(args.count.unwrap_or(usize::MAX)) {
         write_puzzle(out, p, args.json)?;
         written += 1;
+    }
+    out.flush()?;
+    if let Some(e) = read_error {
+        return Err(CliError::Input(e));
+    }
+    if bad > 0 {
+        return Err(CliError::Input(format!(
+            "{bad} lines of {path} could not be read as games (the others were read)"
+        )));
     }
     Ok(written)
 }
