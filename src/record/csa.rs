@@ -379,26 +379,21 @@ impl Reader {
                 // Nine cells of three characters; the last may have lost
                 // its trailing space (` *`), but a row that stops early
                 // is an error: padding it would drop the pieces it lacks.
-                let cells: Vec<&str> = (0..rest.len().div_ceil(3))
-                    .map(|j| &rest[3 * j..(3 * j + 3).min(rest.len())])
-                    .collect();
-                let squares = cells.iter().take_while(|c| !c.trim().is_empty()).count();
-                if cells.len() < 9 || cells[8].trim().is_empty() {
-                    return Err(RecordError::new(
-                        no,
-                        Some(column + 2 + rest.trim_end().len()),
-                        Reason::ShortRow {
-                            rank,
-                            squares: squares.min(8),
-                        },
-                    ));
-                }
                 let padded = format!("{rest:<27}");
                 for j in 0..9 {
                     let cell = &padded[3 * j..3 * j + 3];
                     let sq = Square::from_file_rank(9 - j as u8, rank).expect("on the board");
                     self.setup.board[sq.index()] = if cell.trim() == "*" {
                         None
+                    } else if padded[3 * j..].trim().is_empty() {
+                        // The row stops here: padding it would drop the
+                        // pieces it lacks (a last ` *` that lost its
+                        // trailing space is whole).
+                        return Err(RecordError::new(
+                            no,
+                            Some(column + 2 + rest.trim_end().len()),
+                            Reason::ShortRow { rank, squares: j },
+                        ));
                     } else if cell.trim().is_empty() {
                         return Err(bad(
                             2 + 3 * j,
