@@ -51,7 +51,7 @@ pub enum SfenError {
         squares: usize,
         column: usize,
     },
-    #[error("unknown letter `{letter}` at column {column}")]
+    #[error("unknown letter `{}` at column {column}", quote(&.letter.to_string()))]
     UnknownLetter { letter: char, column: usize },
     #[error("`+{letter}` at column {column}: this piece cannot be promoted")]
     BadPromotion { letter: char, column: usize },
