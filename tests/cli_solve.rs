@@ -847,3 +847,20 @@ fn quoted_bad_text_is_escaped_and_a_byte_order_mark_skipped() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(records(&out)[0]["result"], "mate");
 }
+
+/// A piece-count error gives every piece of the kind and says whether
+/// --relaxed would accept the position (audit F7).
+#[test]
+fn piece_count_errors_count_them_all() {
+    let err = stderr(&solve(&["4k4/9/4P4/9/9/9/9/9/9 b GGGGGGGGGG 1"]));
+    assert!(err.contains("10 golds in all"), "{err}");
+    assert!(!err.contains("--relaxed accepts this"), "{err}");
+    let err = stderr(&solve(&["4k4/9/4P4/9/9/9/9/9/9 b 5G 1"]));
+    assert!(err.contains("5 golds in all"), "{err}");
+    assert!(err.contains("--relaxed accepts this"), "{err}");
+    let err = stderr(&solve(&["4k4/9/4P4/9/9/9/9/9/9 b 19G 1", "--relaxed"]));
+    assert!(
+        err.contains("19 golds in all (board and hands), more than 7, the most a relaxed position may hold (a set has 4)"),
+        "{err}"
+    );
+}

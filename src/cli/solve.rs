@@ -23,7 +23,7 @@ use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
 use tsume::batch::{self, BatchAnswer, BatchError, BatchProgress};
-use tsume::core::{Position, SfenError, UsiPositionError};
+use tsume::core::{Position, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
 use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
@@ -759,12 +759,7 @@ fn describe(e: UsiPositionError, relaxed: bool) -> (String, Option<usize>) {
     {
         message.push_str(&format!(" (column {c})"));
     }
-    if !relaxed
-        && matches!(
-            e,
-            UsiPositionError::Sfen(SfenError::TwoPawns { .. } | SfenError::TooManyPieces { .. })
-        )
-    {
+    if !relaxed && matches!(&e, UsiPositionError::Sfen(s) if s.accepted_when_relaxed()) {
         message.push_str("; --relaxed accepts this");
     }
     (message, column)
