@@ -799,6 +799,66 @@ fn long_arguments_are_quoted_short() {
     }
 }
 
+/// Negative and non-numeric values of generate's numbers, and `--time
+/// -inf`, get our own messages (clap took `-1` for an option and said to
+/// pass it after `--`; audit F8).
+#[test]
+fn generate_numbers_and_negative_infinity_get_clear_messages() {
+    for (args, said) in [
+        (
+            &["generate", "--plies", "-1"][..],
+            "`-1` is negative: it must be at least 1",
+        ),
+        (
+            &["generate", "--count", "-1"][..],
+            "`-1` is negative: it must be at least 0",
+        ),
+        (
+            &["generate", "--seed", "-7"][..],
+            "`-7` is negative: it must be at least 0",
+        ),
+        (
+            &["generate", "--jobs", "-2"][..],
+            "`-2` is negative: it must be at least 1",
+        ),
+        (
+            &["generate", "--jobs", "-0"][..],
+            "0 is too small: it must be at least 1",
+        ),
+        (
+            &["generate", "--nodes", "-5"][..],
+            "`-5` is negative: it must be at least 1",
+        ),
+        (
+            &["generate", "--plies", "1e20"][..],
+            "`1e20` is not a whole number",
+        ),
+        (
+            &["generate", "--plies", "18446744073709551616"][..],
+            "is too large: it must be at most 31",
+        ),
+        (
+            &["generate", "--from", "-", "--max-plies", "-3"][..],
+            "`-3` is negative",
+        ),
+        (
+            &["solve", MATE1, "--time", "-inf"][..],
+            "`-inf` is negative",
+        ),
+        (
+            &["verify", MATE1, "--time", "-inf"][..],
+            "`-inf` is negative",
+        ),
+    ] {
+        let out = tsume().args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!err.contains("-- -"), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
 /// Errors that quote bad text show its control characters and bytes that
 /// are not UTF-8 escaped: a quoted terminal escape coloured the terminal,
 /// NULs reached the GUI (audit F6). A byte-order mark at the start of the

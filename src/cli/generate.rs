@@ -45,20 +45,22 @@ use super::CliError;
 pub struct Args {
     /// Length of each puzzle in plies (odd, 1 to 31)
     #[arg(long, value_name = "N", default_value_t = 3, conflicts_with = "from",
-          value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
-    plies: u32,
+          allow_negative_numbers = true, value_parser = super::whole(1, u64::from(MAX_PLIES)))]
+    plies: u64,
 
     /// Number of puzzles [default: 10; with --from: all found]
-    #[arg(long, value_name = "K")]
-    count: Option<usize>,
+    #[arg(long, value_name = "K", allow_negative_numbers = true,
+          value_parser = super::whole(0, u64::MAX))]
+    count: Option<u64>,
 
     /// Seed of the random positions
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::whole(0, u64::MAX))]
     seed: u64,
 
     /// Threads (the puzzles do not depend on it)
-    #[arg(long, value_name = "J", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "J", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::whole(1, 256))]
     jobs: u64,
 
     /// Write the puzzles to FILE instead of stdout
@@ -70,7 +72,8 @@ pub struct Args {
     json: bool,
 
     /// Nodes for each search (more finds longer puzzles, slower)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::whole(1, u64::MAX))]
     nodes: Option<u64>,
 
     /// The defender holds no pieces (the pieces on neither the board nor
@@ -79,7 +82,8 @@ pub struct Args {
     no_defender_hand: bool,
 
     /// Give up after this many candidate positions
-    #[arg(long, value_name = "N", conflicts_with = "from")]
+    #[arg(long, value_name = "N", conflicts_with = "from", allow_negative_numbers = true,
+          value_parser = super::whole(0, u64::MAX))]
     max_candidates: Option<u64>,
 
     /// Cut puzzles from the games in FILE (`-`: stdin)
@@ -87,12 +91,14 @@ pub struct Args {
     from: Option<String>,
 
     /// With --from: the shortest puzzle in plies
-    #[arg(long, value_name = "N", default_value_t = 3, requires = "from")]
-    min_plies: u32,
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "from",
+          allow_negative_numbers = true, value_parser = super::whole(0, u64::from(MAX_PLIES)))]
+    min_plies: u64,
 
     /// With --from: the longest puzzle in plies
-    #[arg(long, value_name = "N", default_value_t = 15, requires = "from")]
-    max_plies: u32,
+    #[arg(long, value_name = "N", default_value_t = 15, requires = "from",
+          allow_negative_numbers = true, value_parser = super::whole(0, u64::from(MAX_PLIES)))]
+    max_plies: u64,
 }
 
 #[derive(Serialize)]
@@ -201,7 +207,7 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
 
 fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliError> {
     let config = Config {
-        plies: args.plies,
+        plies: args.plies as u32,
         seed: args.seed,
         jobs,
         nodes: args.nodes.unwrap_or(Config::default().nodes),
@@ -210,7 +216,9 @@ fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliEr
     };
     let mut generator = Generator::new(config).map_err(|e| CliError::Input(e.to_string()))?;
     let progress = io::stderr().is_terminal();
-    let count = args.count.unwrap_or(10);
+    let count = args
+        .count
+        .map_or(10, |n| usize::try_from(n).unwrap_or(usize::MAX));
     let mut written = 0;
     while written < count {
         let Some(p) = generator.next() else { break };
@@ -295,7 +303,10 @@ fn from_games(
     let puzzles =
         puzzles_from_games(&games, &config).map_err(|e| CliError::Input(e.to_string()))?;
     let mut written = 0;
-    for p in puzzles.iter().take(args.count.unwrap_or(usize::MAX)) {
+    let count = args
+        .count
+        .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    for p in puzzles.iter().take(count) {
         write_puzzle(out, p, args.json)?;
         written += 1;
     }

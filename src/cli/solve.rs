@@ -125,7 +125,7 @@ pub struct Args {
     nodes: Option<u64>,
 
     /// Stop each search after this many seconds (a decimal, e.g. 0.5)
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::Checked(parse_seconds))]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = super::Checked(parse_seconds))]
     time: Option<Duration>,
 
     /// One JSON object per problem and line, instead of the text report

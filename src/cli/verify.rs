@@ -87,7 +87,7 @@ pub struct Args {
     main_nodes: Option<u64>,
 
     /// Seconds for each problem (a decimal, e.g. 0.5)
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true,
           value_parser = super::Checked(super::solve::parse_seconds))]
     time: Option<Duration>,
 
