@@ -17,7 +17,8 @@
 //!
 //! The position: `PI` (the initial position) with pieces to remove
 //! (`PI82HI22KA` is 二枚落ち), or the rows `P1` to `P9` (` * ` for an empty
-//! square; all nine, a board with rows missing is an error naming them),
+//! square; all nine, a board with rows missing is an error naming them,
+//! and so is a row of fewer than nine squares),
 //! then `P+` / `P-` lines adding pieces square by square (`P-11OU21KE`, on
 //! an empty board when neither `PI` nor rows came) or in hand (`P+00KI`);
 //! `P-00AL` gives White every piece not placed yet (the defender's hand of
