@@ -69,7 +69,8 @@ pub const MAX_RECORD_BYTES: u64 = 4 << 20;
 pub const QUOTE_CHARS: usize = 80;
 
 /// `text` as an error quotes it: its first [`QUOTE_CHARS`] characters,
-/// with `…` when it goes on.
+/// with `…` when it goes on, control and invisible characters escaped
+/// (see [`escape`]).
 ///
 /// ```
 /// use tsume::input::{QUOTE_CHARS, quote};
@@ -77,12 +78,84 @@ pub const QUOTE_CHARS: usize = 80;
 /// let long = "x".repeat(1000);
 /// assert_eq!(quote(&long).chars().count(), QUOTE_CHARS + 1);
 /// assert!(quote(&long).ends_with('…'));
+/// assert_eq!(quote("x\u{1b}[31m\0"), "x\\x1b[31m\\0");
 /// ```
 pub fn quote(text: &str) -> String {
     match text.char_indices().nth(QUOTE_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => escape(text),
+        Some((cut, _)) => format!("{}…", escape(&text[..cut])),
     }
+}
+
+/// Bytes as an error quotes them: as [`quote`], each byte that is not
+/// part of UTF-8 text shown as `\xNN` (counted as one character).
+///
+/// ```
+/// use tsume::input::quote_bytes;
+/// assert_eq!(quote_bytes(b"ab\xff\x1b"), "ab\\xff\\x1b");
+/// ```
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if shown == QUOTE_CHARS {
+                out.push('…');
+                return out;
+            }
+            push_shown(&mut out, c);
+            shown += 1;
+        }
+        for b in chunk.invalid() {
+            if shown == QUOTE_CHARS {
+                out.push('…');
+                return out;
+            }
+            out.push_str(&format!("\\x{b:02x}"));
+            shown += 1;
+        }
+    }
+    out
+}
+
+/// Whether an error shows `c` escaped: a control character (a terminal
+/// escape, NUL, a TAB or an end of line), or one that shows nothing (a
+/// byte-order mark, zero-width and direction marks).
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{ad}' | '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}')
+}
+
+/// Pushes `c` as an error shows it.
+fn push_shown(out: &mut String, c: char) {
+    if !is_hidden(c) {
+        out.push(c);
+        return;
+    }
+    match c {
+        '\0' => out.push_str("\\0"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        c if c.is_ascii() => out.push_str(&format!("\\x{:02x}", c as u32)),
+        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+    }
+}
+
+/// `text` with its control and invisible characters escaped, as an error
+/// shows them (a quoted terminal escape must not colour the terminal, nor
+/// a NUL reach a GUI): `\x1b`, `\0`, `\t`, `\u{feff}`.
+///
+/// ```
+/// use tsume::input::escape;
+/// assert_eq!(escape("a\u{1b}[0m\u{feff}b"), "a\\x1b[0m\\u{feff}b");
+/// ```
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        push_shown(&mut out, c);
+    }
+    out
 }
 
 /// At most [`QUOTE_CHARS`] characters of `text` around `column` (characters
@@ -99,6 +172,23 @@ pub fn quote(text: &str) -> String {
 /// assert_eq!(shown.chars().nth(column.unwrap() - 1), Some('X'));
 /// ```
 pub fn excerpt(text: &str, column: Option<usize>) -> (String, Option<usize>) {
+    let (shown, column) = excerpt_raw(text, column);
+    // Escaped characters take more room: the caret moves with them.
+    let column = column.map(|c| {
+        let before = c.saturating_sub(1);
+        let past_end = before.saturating_sub(shown.chars().count());
+        1 + past_end
+            + shown
+                .chars()
+                .take(before)
+                .map(|ch| escape(ch.encode_utf8(&mut [0; 4])).chars().count())
+                .sum::<usize>()
+    });
+    (escape(&shown), column)
+}
+
+/// [`excerpt`] before escaping.
+fn excerpt_raw(text: &str, column: Option<usize>) -> (String, Option<usize>) {
     let chars = text.chars().count();
     if chars <= QUOTE_CHARS {
         return (text.to_string(), column);
@@ -126,8 +216,8 @@ pub fn excerpt(text: &str, column: Option<usize>) -> (String, Option<usize>) {
 /// <SFEN>` or `position ... moves ...`), then optionally, TAB-separated,
 /// the intended length in plies and the intended solution (USI moves from
 /// the position after the moves). Further columns are notes, not read.
-/// A length of 0 or below (`0`: unknown, `-1`: no mate, in
-/// `problems/*.tsv`) or an empty column gives none.
+/// A length of `0` (unknown) or `-1` (no mate), as in `problems/*.tsv`,
+/// or an empty column gives none; another negative length is an error.
 #[derive(Clone, Debug)]
 pub struct ProblemLine {
     pub position: UsiPosition,
@@ -145,6 +235,10 @@ pub enum ProblemLineError {
     Position(UsiPositionError),
     #[error("the length `{found}` at column {column} is not a whole number of plies")]
     Length { found: String, column: usize },
+    #[error(
+        "the length `{found}` at column {column} is negative: give a number of plies, or `0` (unknown) or `-1` (no mate) for none"
+    )]
+    NegativeLength { found: String, column: usize },
     #[error("move {index} of the solution (column {column}): {error}")]
     Solution {
         index: usize,
@@ -159,9 +253,9 @@ impl ProblemLineError {
         match self {
             ProblemLineError::Empty => None,
             ProblemLineError::Position(e) => e.column(),
-            ProblemLineError::Length { column, .. } | ProblemLineError::Solution { column, .. } => {
-                Some(*column)
-            }
+            ProblemLineError::Length { column, .. }
+            | ProblemLineError::NegativeLength { column, .. }
+            | ProblemLineError::Solution { column, .. } => Some(*column),
         }
     }
 }
@@ -219,6 +313,12 @@ impl ProblemLine {
                 if words_from(field, column).len() > 1 {
                     return Err(ProblemLineError::Length {
                         found: quote(field.trim()),
+                        column: at,
+                    });
+                }
+                if n < -1 {
+                    return Err(ProblemLineError::NegativeLength {
+                        found: quote(word),
                         column: at,
                     });
                 }
@@ -500,6 +600,7 @@ impl LineError {
 /// then an error, [`LineError::TooLong`]), and a line that goes on past
 /// [`MAX_SKIPPED_BYTES`] ends the input with an error
 /// ([`io::ErrorKind::InvalidData`]), as a stream of bytes that is not text.
+/// A UTF-8 byte-order mark at the start of the input is skipped.
 ///
 /// ```
 /// use tsume::input::{LineError, LineReader};
@@ -515,6 +616,9 @@ pub struct LineReader<R> {
     input: R,
     number: u64,
     failed: bool,
+    /// Whether a UTF-8 byte-order mark may still start the next line (the
+    /// first line of a whole input).
+    bom: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -530,6 +634,7 @@ impl<R: BufRead> LineReader<R> {
             input,
             number: first.saturating_sub(1),
             failed: false,
+            bom: first <= 1,
         }
     }
 
@@ -581,14 +686,16 @@ impl<R: BufRead> LineReader<R> {
             }
         }
         self.number = self.number.saturating_add(1);
+        // A byte-order mark (some Windows editors write one) is not text.
+        if std::mem::take(&mut self.bom) && kept.starts_with(b"\xef\xbb\xbf") {
+            kept.drain(..3);
+            total -= 3;
+        }
         if kept.last() == Some(&b'\r') && total <= MAX_LINE_BYTES as u64 + 1 {
             kept.pop();
             total -= 1;
         }
-        let start = |bytes: &[u8]| {
-            let head = &bytes[..bytes.len().min(4 * QUOTE_CHARS)];
-            quote(&String::from_utf8_lossy(head))
-        };
+        let start = |bytes: &[u8]| quote_bytes(&bytes[..bytes.len().min(4 * QUOTE_CHARS)]);
         let text = if total > MAX_LINE_BYTES as u64 {
             Err(LineError::TooLong {
                 bytes: total,

@@ -798,3 +798,129 @@ fn long_arguments_are_quoted_short() {
         );
     }
 }
+
+/// Negative and non-numeric values of generate's numbers, and `--time
+/// -inf`, get our own messages (clap took `-1` for an option and said to
+/// pass it after `--`; audit F8).
+#[test]
+fn generate_numbers_and_negative_infinity_get_clear_messages() {
+    for (args, said) in [
+        (
+            &["generate", "--plies", "-1"][..],
+            "`-1` is negative: it must be at least 1",
+        ),
+        (
+            &["generate", "--count", "-1"][..],
+            "`-1` is negative: it must be at least 0",
+        ),
+        (
+            &["generate", "--seed", "-7"][..],
+            "`-7` is negative: it must be at least 0",
+        ),
+        (
+            &["generate", "--jobs", "-2"][..],
+            "`-2` is negative: it must be at least 1",
+        ),
+        (
+            &["generate", "--jobs", "-0"][..],
+            "0 is too small: it must be at least 1",
+        ),
+        (
+            &["generate", "--nodes", "-5"][..],
+            "`-5` is negative: it must be at least 1",
+        ),
+        (
+            &["generate", "--plies", "1e20"][..],
+            "`1e20` is not a whole number",
+        ),
+        (
+            &["generate", "--plies", "18446744073709551616"][..],
+            "is too large: it must be at most 31",
+        ),
+        (
+            &["generate", "--from", "-", "--max-plies", "-3"][..],
+            "`-3` is negative",
+        ),
+        (
+            &["solve", MATE1, "--time", "-inf"][..],
+            "`-inf` is negative",
+        ),
+        (
+            &["verify", MATE1, "--time", "-inf"][..],
+            "`-inf` is negative",
+        ),
+    ] {
+        let out = tsume().args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!err.contains("-- -"), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
+/// Errors that quote bad text show its control characters and bytes that
+/// are not UTF-8 escaped: a quoted terminal escape coloured the terminal,
+/// NULs reached the GUI (audit F6). A byte-order mark at the start of the
+/// input is skipped (audit F10).
+#[test]
+fn quoted_bad_text_is_escaped_and_a_byte_order_mark_skipped() {
+    let out = solve_stdin(&["-"], "x\u{1b}[31mRED\u{1b}[0m b - 1\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(err.contains("\\x1b[31mRED"), "{err:?}");
+    // In JSON too (the text, not JSON's own escape of a raw ESC).
+    let out = solve_stdin(&["--json", "-"], "x\u{1b}[31m b - 1\n");
+    assert!(!stdout(&out).contains("\\u001b"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("\\\\x1b"), "{}", stdout(&out));
+    // Bytes that are not UTF-8, and NULs.
+    let mut child = tsume()
+        .args(["solve", "--hash", "16", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"ab\xff\xfecd\n\0\0x\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).expect("stderr is UTF-8");
+    assert!(err.contains("ab\\xff\\xfecd"), "{err:?}");
+    assert!(!err.contains('\0') && err.contains("\\0\\0x"), "{err:?}");
+    // USI `info string` lines: a bad position and a line over 1 MB of NULs.
+    let mut session = b"usi\nposition sfen 4k4/9/9/9/9/9/9/9/\x1b8 b - 1\ngo mate 1000\n".to_vec();
+    session.extend(std::iter::repeat_n(0u8, 2 << 20));
+    session.extend(b"\nquit\n");
+    let out = tsume::usi::run(std::io::Cursor::new(session), Vec::new()).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(!out.contains('\u{1b}') && !out.contains('\0'), "{out:?}");
+    assert!(out.contains("unknown letter `\\x1b`"), "{out}");
+    assert!(out.contains("`\\0\\0\\0"), "{out}");
+    assert!(out.contains("checkmate timeout"), "{out}");
+    // A byte-order mark: skipped, the problem is solved.
+    let out = solve_stdin(&["--json", "-"], &format!("\u{feff}{MATE1}\n"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(records(&out)[0]["result"], "mate");
+}
+
+/// A piece-count error gives every piece of the kind and says whether
+/// --relaxed would accept the position (audit F7).
+#[test]
+fn piece_count_errors_count_them_all() {
+    let err = stderr(&solve(&["4k4/9/4P4/9/9/9/9/9/9 b GGGGGGGGGG 1"]));
+    assert!(err.contains("10 golds in all"), "{err}");
+    assert!(!err.contains("--relaxed accepts this"), "{err}");
+    let err = stderr(&solve(&["4k4/9/4P4/9/9/9/9/9/9 b 5G 1"]));
+    assert!(err.contains("5 golds in all"), "{err}");
+    assert!(err.contains("--relaxed accepts this"), "{err}");
+    let err = stderr(&solve(&["4k4/9/4P4/9/9/9/9/9/9 b 19G 1", "--relaxed"]));
+    assert!(
+        err.contains("19 golds in all (board and hands), more than 7, the most a relaxed position may hold (a set has 4)"),
+        "{err}"
+    );
+}

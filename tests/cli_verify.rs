@@ -245,3 +245,115 @@ fn a_departure_shows_its_moves_in_japanese_and_counts_plies() {
         "{r}"
     );
 }
+
+/// A length given with a solution must agree with it: `--length 3` with
+/// the mate in one `G*5b` was judged by the solution alone and called
+/// sound (issue 31, audit F3). Now the two are an error naming both, on
+/// the command line and in a file (where the other rows are verified).
+#[test]
+fn a_length_that_disagrees_with_the_solution_is_an_error() {
+    const SILVER: &str = "9/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g2s4n4l18p 1";
+    for (pos, solution, length, said) in [
+        (
+            MATE1,
+            "G*5b",
+            "3",
+            "the solution has 1 ply but the length given is 3",
+        ),
+        (
+            SILVER,
+            "S*5c 5b4a G*4b",
+            "5",
+            "the solution has 3 plies but the length given is 5",
+        ),
+        (
+            SILVER,
+            "S*5c 5b4a G*4b",
+            "1",
+            "the solution has 3 plies but the length given is 1",
+        ),
+    ] {
+        let out = verify(&[pos, "--solution", solution, "--length", length], None);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{solution} {length}: {}",
+            text(&out.stdout)
+        );
+        assert!(text(&out.stderr).contains(said), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("disagree"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // Agreeing, they are verified as before.
+    let out = verify(&[MATE1, "--solution", "G*5b", "--length", "1"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // In a file: the row is an error, the next is verified.
+    let rows = format!("{SILVER}\t5\tS*5c 5b4a G*4b\n{MATE1}\t1\tG*5b\n");
+    let out = verify(&["--file", "-", "--json"], Some(&rows));
+    assert_eq!(out.status.code(), Some(2));
+    let r = records(&out);
+    assert_eq!(r.len(), 2, "{}", text(&out.stdout));
+    assert_eq!(r[0]["verdict"], "error");
+    assert!(
+        r[0].to_string()
+            .contains("the solution has 3 plies but the length given is 5"),
+        "{}",
+        r[0]
+    );
+    assert_eq!(r[1]["verdict"], "sound");
+}
+
+/// A solution whose attacker move gives no check is an error that names
+/// the move, its text and its number (it said only that "the side to move
+/// is not in check", as if --defender had been asked; audit F4).
+#[test]
+fn a_solution_move_that_gives_no_check_is_named() {
+    const SILVER: &str = "9/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g2s4n4l18p 1";
+    for (solution, said) in [
+        (
+            "S*5c 5b4a G*4c",
+            "move 3 `G*4c` of the solution gives no check",
+        ),
+        ("G*1a", "move 1 `G*1a` of the solution gives no check"),
+    ] {
+        let out = verify(&[SILVER, "--solution", solution], None);
+        assert_eq!(out.status.code(), Some(2), "{solution}");
+        let err = text(&out.stderr);
+        assert!(err.contains(said), "{solution}: {err}");
+        assert!(!err.contains("not in check"), "{solution}: {err}");
+    }
+    let rows = format!("{SILVER}\t3\tS*5c 5b4a G*4c\n");
+    let out = verify(&["--file", "-"], Some(&rows));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("stdin:1: move 3 `G*4c` of the solution gives no check"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// A negative length column other than `-1` (no mate) is an error, as
+/// `--length -3` is; it was taken as "no length" (audit F9). A UTF-8
+/// byte-order mark at the start of the file is skipped (audit F10).
+#[test]
+fn negative_lengths_and_a_byte_order_mark_in_a_file() {
+    let out = verify(
+        &["--file", "-"],
+        Some(&format!("{MATE1}\t-3\n{MATE1}\t-1\n{MATE1}\t0\n")),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("stdin:1: the length `-3` at column 44 is negative"),
+        "{err}"
+    );
+    assert!(err.contains("sound 2,"), "{err}");
+    let out = verify(
+        &["--file", "-"],
+        Some(&format!("\u{feff}{MATE1}\t1\tG*5b\n")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

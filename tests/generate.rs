@@ -410,3 +410,40 @@ fn bad_game_files_are_reported_with_their_lines() {
     let out = tsume(&["generate", "--plies", "3", "--from", &path], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `generate --from` reads its games line by line as solve does: a line
+/// over 1 MB is an error for that line (the whole input was read into
+/// memory: /dev/zero took the machine's memory; audit F1), and every bad
+/// line is reported while the others are cut into puzzles (it stopped at
+/// the first bad line). A byte-order mark at the start is skipped.
+#[test]
+fn games_are_read_line_by_line_in_bounded_memory() {
+    let game = "position sfen 9/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g2s4n4l18p 1";
+    let mut input = b"\xef\xbb\xbfgarbage\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 2 << 20));
+    input.extend(format!("\n{game}\n").as_bytes());
+    let out = tsume(
+        &["generate", "--from", "-", "--min-plies", "1"],
+        Some(&input),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error: -: line 1: bad SFEN"), "{err}");
+    // The BOM is not shown as part of the bad line.
+    assert!(!err.contains('\u{feff}') && !err.contains("feff"), "{err}");
+    assert!(
+        err.contains("line 2: the line is longer than 1048576 bytes (2097152 bytes)"),
+        "{err}"
+    );
+    assert!(err.contains("2 lines of - could not be read"), "{err}");
+    assert!(err.len() < 2000, "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The game after the bad lines is cut into its puzzle (the mate in 1
+    // at the end of its unique mate in 3).
+    assert!(
+        stdout.starts_with(
+            "5k3/9/4S4/4S4/9/9/9/9/9 b G2r2b3g2s4n4l18p 3\t1\tG*4b\tgame-line3-ply0-cut2"
+        ),
+        "{stdout}\n{err}"
+    );
+}

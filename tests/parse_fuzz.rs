@@ -679,7 +679,8 @@ fn sfen_error_too_many_pieces() {
         SfenError::TooManyPieces {
             kind: KindName(PieceKind::Pawn),
             count: 19,
-            max: 18
+            max: 18,
+            relaxed: false
         }
     );
     assert_eq!(
@@ -687,7 +688,8 @@ fn sfen_error_too_many_pieces() {
         SfenError::TooManyPieces {
             kind: KindName(PieceKind::Rook),
             count: 3,
-            max: 2
+            max: 2,
+            relaxed: false
         }
     );
     assert_eq!(
@@ -695,7 +697,8 @@ fn sfen_error_too_many_pieces() {
         SfenError::TooManyPieces {
             kind: KindName(PieceKind::Gold),
             count: 5,
-            max: 4
+            max: 4,
+            relaxed: false
         }
     );
     // The relaxed reader takes what a hand can hold, no more.
@@ -708,6 +711,49 @@ fn sfen_error_too_many_pieces() {
             ..
         })
     ));
+}
+
+/// The count in a piece-count error is every piece of the kind, the
+/// whole hand field read (it stopped at the first piece over the cap:
+/// "5 golds" for ten), and the cap is named for what it is: a set's, or
+/// the relaxed one (issue 31, audit F7).
+#[test]
+fn sfen_piece_count_errors_give_the_whole_count_and_the_right_cap() {
+    let too_many = |sfen: &str, relaxed: bool| {
+        let e = if relaxed {
+            Position::from_sfen_relaxed(sfen).unwrap_err()
+        } else {
+            sfen.parse::<Position>().unwrap_err()
+        };
+        match e {
+            SfenError::TooManyPieces { count, max, .. } => (count, max, e.to_string()),
+            other => panic!("{sfen}: {other}"),
+        }
+    };
+    let (count, max, text) = too_many("4k4/9/4P4/9/9/9/9/9/9 b GGGGGGGGGG 1", false);
+    assert_eq!((count, max), (10, 4), "{text}");
+    assert_eq!(
+        text,
+        "10 golds in all (board and hands), more than the 4 of a set"
+    );
+    assert_eq!(too_many("4k4/9/4P4/9/9/9/9/9/9 b 5G4G 1", false).0, 9);
+    // Both hands and the board (a promoted silver is a silver).
+    assert_eq!(too_many("4k4/9/4+S4/9/9/9/9/9/9 b 2S2s 1", false).0, 5);
+    let (count, max, text) = too_many("4k4/9/4P4/9/9/9/9/9/9 b 19G 1", true);
+    assert_eq!((count, max), (19, 7), "{text}");
+    assert!(
+        text.ends_with("more than 7, the most a relaxed position may hold (a set has 4)"),
+        "{text}"
+    );
+    // What relaxed reading would accept, and what it would not.
+    let accepted = |sfen: &str| {
+        sfen.parse::<Position>()
+            .unwrap_err()
+            .accepted_when_relaxed()
+    };
+    assert!(accepted("4k4/9/4P4/9/9/9/9/9/9 b 5G 1"));
+    assert!(!accepted("4k4/9/4P4/9/9/9/9/9/9 b GGGGGGGGGG 1"));
+    assert!(accepted("4k4/9/9/9/9/9/2P6/2P6/9 b - 1"));
 }
 
 #[test]

@@ -460,8 +460,11 @@ fn bad_moves_give_their_number_and_line() {
     assert!(err.to_string().contains("move 3"), "{err}");
     let err = csa::read("V2.2\nPI\n+\n+7776FU\n-3334FU\n+8822UM\n%TORYO\n+1716FU\n").unwrap_err();
     assert_eq!((err.line, err.reason), (8, Reason::MoveAfterEnd(4)));
-    let err = csa::read("V2.2\nP1-KY\nQ\n").unwrap_err();
+    let err = csa::read("V2.2\nP1-KY *  *  *  *  *  *  *  * \nQ\n").unwrap_err();
     assert_eq!(err.line, 3);
+    // A row of one square is an error of its own line.
+    let err = csa::read("V2.2\nP1-KY\nQ\n").unwrap_err();
+    assert_eq!(err.line, 2);
 }
 
 #[test]
@@ -735,6 +738,97 @@ fn incomplete_boards_are_errors_naming_what_is_missing() {
         stdout(&o)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A CSA row of fewer than nine squares is an error naming the row and
+/// the squares it lacks (it was padded with empty squares, silently
+/// dropping the pieces it lacked: a wrong answer; issue 31, audit F2).
+/// A last `*` without its trailing space is still a whole row. KIF rows
+/// of other than nine squares are errors too.
+#[test]
+fn short_csa_rows_are_errors_naming_the_row() {
+    let rows = [
+        "P1 *  *  *  *  *  * -OU *  * ",
+        "P2 *  *  *  *  *  *  *  *  * ",
+        "P3 *  *  *  *  *  * +FU *  * ",
+        "P4 *  *  *  *  *  *  *  *  * ",
+        "P5 *  *  *  *  *  *  *  *  * ",
+        "P6 *  *  *  *  *  *  *  *  * ",
+        "P7 *  *  *  *  *  *  *  *  * ",
+        "P8 *  *  *  *  *  *  *  *  * ",
+        "P9 *  *  *  *  *  *  *  *  * ",
+    ];
+    let csa_with = |row3: &str| {
+        let mut r = rows.to_vec();
+        r[2] = row3;
+        format!("V2.2\n{}\nP+00KI\nP-00AL\n+\n", r.join("\n"))
+    };
+    assert!(csa::read(&csa_with(rows[2])).is_ok());
+    // Trailing space lost on the last square: still nine squares.
+    let trimmed = csa::read(&csa_with(rows[2].trim_end())).unwrap();
+    assert_eq!(trimmed.start, csa::read(&csa_with(rows[2])).unwrap().start);
+    for (row, squares, missing) in [
+        ("P3 *  *  * ", 3, "the squares on files 6 to 1 are missing"),
+        ("P3 * ", 1, "the squares on files 8 to 1 are missing"),
+        ("P3", 0, "the squares on files 9 to 1 are missing"),
+        (
+            "P3 *  *  *  *  *  *  * +FU",
+            8,
+            "the square on file 1 is missing",
+        ),
+        (
+            "P3 *  *  *  *  *  *  * +FU ",
+            8,
+            "the square on file 1 is missing",
+        ),
+    ] {
+        let err = csa::read(&csa_with(row)).unwrap_err();
+        assert_eq!(
+            (err.line, err.reason.clone()),
+            (4, Reason::ShortRow { rank: 3, squares }),
+            "{row:?}: {err}"
+        );
+        let text = err.to_string();
+        assert!(text.contains("row P3 stops after"), "{text}");
+        assert!(text.contains(missing), "{text}");
+    }
+    // A blank square in the middle is not an empty square.
+    let err = csa::read(&csa_with("P3 *     *  *  *  * +FU *  * ")).unwrap_err();
+    assert_eq!(err.line, 4, "{err}");
+    assert!(err.to_string().contains("` * `"), "{err}");
+
+    // Through the command line: an error, not `nomate`.
+    let dir = std::env::temp_dir().join(format!("tsume-short-row-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("short.csa");
+    std::fs::write(&file, csa_with("P3 *  *  * ")).unwrap();
+    let o = tsume(&["solve", file.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("row P3 stops after 3"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // KIF: a board row of 8 or 10 squares is an error.
+    let lines = sample_lines();
+    for (cut, len) in [(true, 8), (false, 10)] {
+        let mut bad = lines.clone();
+        let row = &lines[5];
+        let bar = row.find('|').unwrap();
+        let body: String = row[bar + 1..].chars().collect();
+        let inner_end = body.find('|').unwrap();
+        let inner: Vec<char> = body[..inner_end].chars().collect();
+        let changed: String = if cut {
+            inner[..16].iter().collect()
+        } else {
+            format!("{} ・", inner.iter().collect::<String>())
+        };
+        bad[5] = format!("{}|{}{}", &row[..bar], changed, &body[inner_end..]);
+        let err = read_lines(&bad).unwrap_err();
+        assert_eq!(err.reason, Reason::RowLength(len), "{err}");
+    }
 }
 
 /// A record line over 1 MB is an error for the record, a record file over

@@ -244,6 +244,41 @@ fn stop_during_a_long_search_answers_at_once_and_info_lines_come_meanwhile() {
     assert!(answer.starts_with("checkmate G*5a"), "{answer}");
 }
 
+/// `gameover` while a search runs stops it, and its `go` is answered as
+/// after `stop` (it was dropped: a GUI or a script counting answers
+/// waited; issue 31, audit F5). Plain `go`s get their `bestmove`.
+#[test]
+fn gameover_during_a_search_still_answers_its_go() {
+    let mut e = Engine::start(&["usi"]);
+    for (go, answer) in [
+        ("go mate infinite", "checkmate timeout"),
+        ("go mate 60000", "checkmate timeout"),
+        ("go infinite", "bestmove resign"),
+        ("go ponder", "bestmove resign"),
+        ("go btime 600000 wtime 600000", "bestmove resign"),
+    ] {
+        e.send(&format!("position sfen {LONG}"));
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        e.send("gameover win");
+        let (got, info) = e.answer(SEC * 5);
+        assert_eq!(got, answer, "{go}: {info:?}");
+        assert!(asked.elapsed() < SEC * 2, "{go}: {:?}", asked.elapsed());
+    }
+    // Piped whole: the answer comes before the engine exits.
+    let out = tsume::usi::run(
+        std::io::Cursor::new(format!(
+            "usi\nposition sfen {LONG}\ngo mate 60000\ngameover lose\nstop\nquit\n"
+        )),
+        Vec::new(),
+    )
+    .unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("checkmate")).collect();
+    assert_eq!(answers, ["checkmate timeout"], "{out}");
+}
+
 #[test]
 fn go_mate_honours_its_time() {
     let mut e = Engine::start(&["usi"]);

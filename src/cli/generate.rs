@@ -1,12 +1,13 @@
 //! `tsume generate`: training puzzles, made up or cut from games.
 
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::time::Instant;
 
 use serde::Serialize;
-use tsume::generate::games::{FromConfig, puzzles_from_games, read_games};
+use tsume::generate::games::{FromConfig, ReadError, puzzles_from_games, read_game};
 use tsume::generate::{Config, Generator, MAX_PLIES, Origin, Puzzle};
+use tsume::input::{LineError, LineReader};
 
 use super::CliError;
 
@@ -44,20 +45,22 @@ use super::CliError;
 pub struct Args {
     /// Length of each puzzle in plies (odd, 1 to 31)
     #[arg(long, value_name = "N", default_value_t = 3, conflicts_with = "from",
-          value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
-    plies: u32,
+          allow_negative_numbers = true, value_parser = super::whole(1, u64::from(MAX_PLIES)))]
+    plies: u64,
 
     /// Number of puzzles [default: 10; with --from: all found]
-    #[arg(long, value_name = "K")]
-    count: Option<usize>,
+    #[arg(long, value_name = "K", allow_negative_numbers = true,
+          value_parser = super::whole(0, u64::MAX))]
+    count: Option<u64>,
 
     /// Seed of the random positions
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::whole(0, u64::MAX))]
     seed: u64,
 
     /// Threads (the puzzles do not depend on it)
-    #[arg(long, value_name = "J", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "J", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::whole(1, 256))]
     jobs: u64,
 
     /// Write the puzzles to FILE instead of stdout
@@ -69,7 +72,8 @@ pub struct Args {
     json: bool,
 
     /// Nodes for each search (more finds longer puzzles, slower)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::whole(1, u64::MAX))]
     nodes: Option<u64>,
 
     /// The defender holds no pieces (the pieces on neither the board nor
@@ -78,7 +82,8 @@ pub struct Args {
     no_defender_hand: bool,
 
     /// Give up after this many candidate positions
-    #[arg(long, value_name = "N", conflicts_with = "from")]
+    #[arg(long, value_name = "N", conflicts_with = "from", allow_negative_numbers = true,
+          value_parser = super::whole(0, u64::MAX))]
     max_candidates: Option<u64>,
 
     /// Cut puzzles from the games in FILE (`-`: stdin)
@@ -86,12 +91,14 @@ pub struct Args {
     from: Option<String>,
 
     /// With --from: the shortest puzzle in plies
-    #[arg(long, value_name = "N", default_value_t = 3, requires = "from")]
-    min_plies: u32,
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "from",
+          allow_negative_numbers = true, value_parser = super::whole(0, u64::from(MAX_PLIES)))]
+    min_plies: u64,
 
     /// With --from: the longest puzzle in plies
-    #[arg(long, value_name = "N", default_value_t = 15, requires = "from")]
-    max_plies: u32,
+    #[arg(long, value_name = "N", default_value_t = 15, requires = "from",
+          allow_negative_numbers = true, value_parser = super::whole(0, u64::from(MAX_PLIES)))]
+    max_plies: u64,
 }
 
 #[derive(Serialize)]
@@ -200,7 +207,7 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
 
 fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliError> {
     let config = Config {
-        plies: args.plies,
+        plies: args.plies as u32,
         seed: args.seed,
         jobs,
         nodes: args.nodes.unwrap_or(Config::default().nodes),
@@ -209,7 +216,9 @@ fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliEr
     };
     let mut generator = Generator::new(config).map_err(|e| CliError::Input(e.to_string()))?;
     let progress = io::stderr().is_terminal();
-    let count = args.count.unwrap_or(10);
+    let count = args
+        .count
+        .map_or(10, |n| usize::try_from(n).unwrap_or(usize::MAX));
     let mut written = 0;
     while written < count {
         let Some(p) = generator.next() else { break };
@@ -244,29 +253,71 @@ fn from_games(
     jobs: usize,
     out: &mut dyn Write,
 ) -> Result<usize, CliError> {
-    let mut bytes = Vec::new();
-    let read = if path == "-" {
-        io::stdin().read_to_end(&mut bytes)
+    // Line by line, in bounded memory (a line over 1 MB is an error for
+    // that line, as in solve and verify; issue 31, audit F1), every bad line
+    // reported and the others read.
+    let input: Box<dyn BufRead> = if path == "-" {
+        Box::new(BufReader::new(io::stdin()))
     } else {
-        File::open(path).and_then(|mut f| f.read_to_end(&mut bytes))
+        Box::new(BufReader::new(File::open(path).map_err(|e| {
+            CliError::Input(format!("cannot read {path}: {e}"))
+        })?))
     };
-    read.map_err(|e| CliError::Input(format!("cannot read {path}: {e}")))?;
-    let games = read_games(&bytes).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(|e| format!("{path}: {e}")).collect();
-        CliError::Input(lines.join("\n"))
-    })?;
+    let mut games = Vec::new();
+    let mut bad = 0usize;
+    let mut read_error = None;
+    for line in LineReader::new(input) {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                read_error = Some(format!("cannot read {path}: {e}"));
+                break;
+            }
+        };
+        let number = usize::try_from(line.number).unwrap_or(usize::MAX);
+        let error = match line.text {
+            Ok(text) => match read_game(number, &text) {
+                Ok(Some(game)) => {
+                    games.push((number, game));
+                    continue;
+                }
+                Ok(None) => continue,
+                Err(e) => e.to_string(),
+            },
+            Err(LineError::NotUtf8 { byte, .. }) => ReadError::Encoding {
+                line: number,
+                column: byte,
+            }
+            .to_string(),
+            Err(e) => format!("line {number}: {e}"),
+        };
+        bad += 1;
+        let _ = writeln!(io::stderr(), "error: {path}: {error}");
+    }
     let config = FromConfig {
-        min_plies: args.min_plies,
-        max_plies: args.max_plies,
+        min_plies: args.min_plies as u32,
+        max_plies: args.max_plies as u32,
         nodes: args.nodes.unwrap_or(FromConfig::default().nodes),
         jobs,
     };
     let puzzles =
         puzzles_from_games(&games, &config).map_err(|e| CliError::Input(e.to_string()))?;
     let mut written = 0;
-    for p in puzzles.iter().take(args.count.unwrap_or(usize::MAX)) {
+    let count = args
+        .count
+        .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    for p in puzzles.iter().take(count) {
         write_puzzle(out, p, args.json)?;
         written += 1;
+    }
+    out.flush()?;
+    if let Some(e) = read_error {
+        return Err(CliError::Input(e));
+    }
+    if bad > 0 {
+        return Err(CliError::Input(format!(
+            "{bad} lines of {path} could not be read as games (the others were read)"
+        )));
     }
     Ok(written)
 }

@@ -178,7 +178,14 @@ pub fn whole(
 }
 
 pub fn whole_number(s: &str, min: u64, max: u64) -> Result<u64, String> {
-    let t = s.trim();
+    let mut t = s.trim();
+    if let Some(digits) = t.strip_prefix('-')
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b == b'0')
+    {
+        // `-0` is 0.
+        t = digits;
+    }
     if let Some(digits) = t.strip_prefix('-')
         && !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())

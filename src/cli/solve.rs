@@ -23,7 +23,7 @@ use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
 use tsume::batch::{self, BatchAnswer, BatchError, BatchProgress};
-use tsume::core::{Position, SfenError, UsiPositionError};
+use tsume::core::{Position, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
 use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
@@ -125,7 +125,7 @@ pub struct Args {
     nodes: Option<u64>,
 
     /// Stop each search after this many seconds (a decimal, e.g. 0.5)
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::Checked(parse_seconds))]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = super::Checked(parse_seconds))]
     time: Option<Duration>,
 
     /// One JSON object per problem and line, instead of the text report
@@ -759,12 +759,7 @@ fn describe(e: UsiPositionError, relaxed: bool) -> (String, Option<usize>) {
     {
         message.push_str(&format!(" (column {c})"));
     }
-    if !relaxed
-        && matches!(
-            e,
-            UsiPositionError::Sfen(SfenError::TwoPawns { .. } | SfenError::TooManyPieces { .. })
-        )
-    {
+    if !relaxed && matches!(&e, UsiPositionError::Sfen(s) if s.accepted_when_relaxed()) {
         message.push_str("; --relaxed accepts this");
     }
     (message, column)

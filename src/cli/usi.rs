@@ -19,7 +19,8 @@ use std::process::ExitCode;
 /// Every go is answered, in order, also one that cannot be read (then with
 /// `info string error: ...` and `checkmate timeout` / `bestmove resign`).
 /// A go, quit or the end of the input while a search runs waits for its
-/// answer when it has a time or node limit, and stops it when it has none.
+/// answer when it has a time or node limit, and stops it when it has none;
+/// stop and gameover stop it, and it answers.
 ///
 /// Options (`setoption name NAME value VALUE`):
 ///   USI_Hash        the table's most memory in MB (default 256)

@@ -87,7 +87,7 @@ pub struct Args {
     main_nodes: Option<u64>,
 
     /// Seconds for each problem (a decimal, e.g. 0.5)
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true,
           value_parser = super::Checked(super::solve::parse_seconds))]
     time: Option<Duration>,
 
@@ -287,6 +287,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         if rest {
             p.pos = rest_to_defender(p.pos.clone(), false);
         }
+        if let Some(message) = solution_fault(&p) {
+            return Verified::Bad(Bad {
+                origin: p.origin,
+                text: String::new(),
+                message,
+                column: None,
+            });
+        }
         solver.clear();
         let options = VerifyOptions {
             solution: p.solution.clone(),
@@ -445,6 +453,34 @@ fn read_row(name: &str, line: Line) -> Option<Result<Problem, Bad>> {
         solution: row.solution,
         length: row.length,
     }))
+}
+
+/// What makes the given solution unfit to be judged, if anything: an
+/// attacker move that gives no check (named by its number and text: the
+/// search would only say that the side to move is not in check; audit F4),
+/// or a length given as well that disagrees with the solution's (audit
+/// F3: the length was ignored, and a mate in 1 given as a mate in 3 was
+/// called sound). A composer who states both means both, so a
+/// disagreement is an error rather than a guess at which one is meant.
+fn solution_fault(p: &Problem) -> Option<String> {
+    let moves = p.solution.as_ref()?;
+    let mut pos = p.pos.clone();
+    for (i, &m) in moves.iter().enumerate() {
+        pos.do_move(m);
+        if i % 2 == 0 && !pos.in_check() {
+            return Some(format!(
+                "move {} `{m}` of the solution gives no check: every attacker move of a tsume (moves 1, 3, 5, ...) must check",
+                i + 1
+            ));
+        }
+    }
+    match p.length {
+        Some(n) if n as usize != moves.len() => Some(format!(
+            "the solution has {} but the length given is {n}: the two disagree (give the length of the solution, or only one of them)",
+            plies(moves.len())
+        )),
+        _ => None,
+    }
 }
 
 /// Reads USI moves played one after the other from `pos`.

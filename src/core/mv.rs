@@ -17,6 +17,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{PieceKind, Square};
+use crate::input::quote;
 
 /// A move: board move (with or without promotion) or drop.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -140,11 +141,11 @@ impl fmt::Debug for Move {
 pub enum ParseMoveError {
     #[error("empty move string")]
     Empty,
-    #[error("`{0}` is not a USI move: expected e.g. `7g7f`, `8h2b+` or `P*5e`")]
+    #[error("`{}` is not a USI move: expected e.g. `7g7f`, `8h2b+` or `P*5e`", quote(.0))]
     Syntax(String),
-    #[error("`{0}`: `{1}` cannot be dropped (only P, L, N, S, G, B, R)")]
+    #[error("`{}`: `{}` cannot be dropped (only P, L, N, S, G, B, R)", quote(.0), quote(&.1.to_string()))]
     DropKind(String, char),
-    #[error("`{0}`: a piece does not move to the square it stands on")]
+    #[error("`{}`: a piece does not move to the square it stands on", quote(.0))]
     NullMove(String),
 }
 

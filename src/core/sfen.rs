@@ -51,7 +51,7 @@ pub enum SfenError {
         squares: usize,
         column: usize,
     },
-    #[error("unknown letter `{letter}` at column {column}")]
+    #[error("unknown letter `{}` at column {column}", quote(&.letter.to_string()))]
     UnknownLetter { letter: char, column: usize },
     #[error("`+{letter}` at column {column}: this piece cannot be promoted")]
     BadPromotion { letter: char, column: usize },
@@ -75,11 +75,21 @@ pub enum SfenError {
     },
     #[error("two {color} unpromoted pawns on file {file} (nifu)")]
     TwoPawns { color: ColorName, file: u8 },
-    #[error("{count} {kind}s in all (board and hands), more than the {max} of a set")]
+    /// More pieces of a kind than a set holds, or (`relaxed`) than a
+    /// relaxed position may hold.
+    #[error(
+        "{count} {kind}s in all (board and hands), more than {}",
+        if *.relaxed {
+            format!("{max}, the most a relaxed position may hold (a set has {})", set_count(.kind.0))
+        } else {
+            format!("the {max} of a set")
+        }
+    )]
     TooManyPieces {
         kind: KindName,
         count: u32,
         max: u32,
+        relaxed: bool,
     },
     #[error("the side not to move ({color}) is in check")]
     OpponentInCheck { color: ColorName },
@@ -203,6 +213,38 @@ fn parse_board(pos: &mut Position, board: &str, col0: usize) -> Result<(), SfenE
     Ok(())
 }
 
+/// The pieces of a hand kind in a set.
+fn set_count(kind: PieceKind) -> u32 {
+    u32::from(MAX_COUNT[kind.index()])
+}
+
+impl SfenError {
+    /// Whether the position would be read with relaxed limits (two
+    /// unpromoted pawns on a file, more pieces than a set within what a
+    /// relaxed position may hold).
+    pub fn accepted_when_relaxed(&self) -> bool {
+        match self {
+            SfenError::TwoPawns { .. } => true,
+            SfenError::TooManyPieces {
+                kind,
+                count,
+                relaxed: false,
+                ..
+            } => *count <= count_limit(kind.0, true),
+            _ => false,
+        }
+    }
+}
+
+/// The pieces of `kind` on the board, promoted or not.
+fn on_board(pos: &Position, kind: PieceKind) -> u32 {
+    (pos.pieces_of_kind(kind)
+        | kind
+            .promoted()
+            .map_or(super::Bitboard::EMPTY, |p| pos.pieces_of_kind(p)))
+    .count()
+}
+
 /// The most pieces of a hand kind a position may hold in all: a full set,
 /// or (relaxed) what a hand field can store.
 fn count_limit(kind: PieceKind, relaxed: bool) -> u32 {
@@ -217,11 +259,22 @@ fn count_limit(kind: PieceKind, relaxed: bool) -> u32 {
     }
 }
 
-fn parse_hands(text: &str, col0: usize, relaxed: bool) -> Result<[Hand; 2], SfenError> {
+/// The hands of the hand field `text` (at column `col0`) of a position
+/// whose board is `board`: the pieces of a kind, on the board and in the
+/// hands, must be at most a set (or what a relaxed position may hold).
+fn parse_hands(
+    text: &str,
+    col0: usize,
+    relaxed: bool,
+    board: &Position,
+) -> Result<[Hand; 2], SfenError> {
     let mut hands = [Hand::EMPTY; 2];
     if text == "-" {
         return Ok(hands);
     }
+    // The whole field is read before the counts are judged, so that an
+    // error gives the count in all (`GGGGGGGGGG`: 10 golds, not 5).
+    let mut counts = [[0u32; 8]; 2];
     let mut count: Option<u32> = None;
     let mut count_col = col0;
     for (i, c) in text.chars().enumerate() {
@@ -261,23 +314,32 @@ fn parse_hands(text: &str, col0: usize, relaxed: bool) -> Result<[Hand; 2], Sfen
         } else {
             Color::White
         };
-        let h = &mut hands[color.index()];
-        let total = h.count(kind) + n;
-        let max = count_limit(kind, relaxed);
-        if total > max {
-            return Err(SfenError::TooManyPieces {
-                kind: KindName(kind),
-                count: total,
-                max,
-            });
-        }
-        h.set(kind, total);
+        let slot = &mut counts[color.index()][kind.index()];
+        *slot = slot.saturating_add(n);
     }
     if count.is_some() {
         return Err(SfenError::BadHand {
             reason: "a count not followed by a piece letter".to_string(),
             column: count_col,
         });
+    }
+    for kind in PieceKind::HAND {
+        let i = kind.index();
+        let total = on_board(board, kind)
+            .saturating_add(counts[0][i])
+            .saturating_add(counts[1][i]);
+        let max = count_limit(kind, relaxed);
+        if total > max {
+            return Err(SfenError::TooManyPieces {
+                kind: KindName(kind),
+                count: total,
+                max,
+                relaxed,
+            });
+        }
+        for color in Color::ALL {
+            hands[color.index()].set(kind, counts[color.index()][i]);
+        }
     }
     Ok(hands)
 }
@@ -326,19 +388,16 @@ pub(crate) fn validate(pos: &Position, relaxed: bool) -> Result<(), SfenError> {
         }
     }
     for kind in PieceKind::HAND {
-        let on_board = (pos.pieces_of_kind(kind)
-            | kind
-                .promoted()
-                .map_or(super::Bitboard::EMPTY, |p| pos.pieces_of_kind(p)))
-        .count();
-        let count =
-            on_board + pos.hand(Color::Black).count(kind) + pos.hand(Color::White).count(kind);
+        let count = on_board(pos, kind)
+            + pos.hand(Color::Black).count(kind)
+            + pos.hand(Color::White).count(kind);
         let max = count_limit(kind, relaxed);
         if count > max {
             return Err(SfenError::TooManyPieces {
                 kind: KindName(kind),
                 count,
                 max,
+                relaxed,
             });
         }
     }
@@ -373,7 +432,7 @@ fn parse_fields(f: &[(usize, &str)], relaxed: bool) -> Result<(Position, usize),
         }
     };
     let &(hcol, hands) = f.get(2).ok_or(SfenError::MissingHands)?;
-    let hands = parse_hands(hands, hcol, relaxed)?;
+    let hands = parse_hands(hands, hcol, relaxed, &pos)?;
     let mut used = 3;
     let mut ply = 1;
     if let Some(&(pcol, p)) = f.get(3)

@@ -125,7 +125,7 @@ impl fmt::Display for Square {
 
 /// A square name that is not a USI square such as `7g`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a square (expected a file 1-9 and a rank a-i, such as `7g`)")]
+#[error("`{}` is not a square (expected a file 1-9 and a rank a-i, such as `7g`)", crate::input::quote(.0))]
 pub struct ParseSquareError(pub String);
 
 impl FromStr for Square {

@@ -100,13 +100,10 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<(usize, Game)>, Vec<ReadError>> {
                 continue;
             }
         };
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        match text.parse::<Game>() {
-            Ok(g) => games.push((line, g)),
-            Err(error) => errors.push(ReadError::Game { line, error }),
+        match read_game(line, text) {
+            Ok(Some(g)) => games.push((line, g)),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
         }
     }
     if errors.is_empty() {
@@ -114,6 +111,18 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<(usize, Game)>, Vec<ReadError>> {
     } else {
         Err(errors)
     }
+}
+
+/// The game on line `line` (its text, without the end of line): `None`
+/// for a blank line or a `#` comment.
+pub fn read_game(line: usize, text: &str) -> Result<Option<Game>, ReadError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Ok(None);
+    }
+    text.parse::<Game>()
+        .map(Some)
+        .map_err(|error| ReadError::Game { line, error })
 }
 
 /// What to cut from games.

@@ -17,7 +17,8 @@
 //!
 //! The position: `PI` (the initial position) with pieces to remove
 //! (`PI82HI22KA` is 二枚落ち), or the rows `P1` to `P9` (` * ` for an empty
-//! square; all nine, a board with rows missing is an error naming them),
+//! square; all nine, a board with rows missing is an error naming them,
+//! and so is a row of fewer than nine squares),
 //! then `P+` / `P-` lines adding pieces square by square (`P-11OU21KE`, on
 //! an empty board when neither `PI` nor rows came) or in hand (`P+00KI`);
 //! `P-00AL` gives White every piece not placed yet (the defender's hand of
@@ -376,12 +377,30 @@ impl Reader {
                     ));
                 }
                 self.board_given = true;
+                // Nine cells of three characters; the last may have lost
+                // its trailing space (` *`), but a row that stops early
+                // is an error: padding it would drop the pieces it lacks.
                 let padded = format!("{rest:<27}");
                 for j in 0..9 {
                     let cell = &padded[3 * j..3 * j + 3];
                     let sq = Square::from_file_rank(9 - j as u8, rank).expect("on the board");
-                    self.setup.board[sq.index()] = if cell.trim() == "*" || cell.trim().is_empty() {
+                    self.setup.board[sq.index()] = if cell.trim() == "*" {
                         None
+                    } else if padded[3 * j..].trim().is_empty() {
+                        // The row stops here: padding it would drop the
+                        // pieces it lacks (a last ` *` that lost its
+                        // trailing space is whole).
+                        return Err(RecordError::new(
+                            no,
+                            Some(column + 2 + rest.trim_end().len()),
+                            Reason::ShortRow { rank, squares: j },
+                        ));
+                    } else if cell.trim().is_empty() {
+                        return Err(bad(
+                            2 + 3 * j,
+                            "a square: ` * ` (empty) or a piece such as +FU",
+                            cell,
+                        ));
                     } else {
                         let color = sign_color(cell.chars().next().unwrap_or(' '));
                         let kind = kind_of_code(&cell[1..]);

@@ -291,6 +291,11 @@ pub enum Reason {
     LineTooLong(usize),
     #[error("a board row has {0} squares, expected 9")]
     RowLength(usize),
+    #[error(
+        "row P{rank} stops after {squares} of its 9 squares: {} missing (an empty square is ` * `)",
+        missing_files(*.squares)
+    )]
+    ShortRow { rank: u8, squares: usize },
     #[error("{0} given twice")]
     Repeated(&'static str),
     #[error("pieces in hand without a board diagram")]
@@ -331,6 +336,16 @@ fn missing_ranks(n: usize) -> String {
         8 => "rank 9 is".to_string(),
         n if n < 9 => format!("ranks {} to 9 are", n + 1),
         _ => "no rank is".to_string(),
+    }
+}
+
+/// `files 6 to 1 are`, `file 1 is`: the files of a CSA row after its
+/// first `n` squares (a row runs from file 9 to file 1).
+fn missing_files(n: usize) -> String {
+    match n {
+        8 => "the square on file 1 is".to_string(),
+        n if n < 8 => format!("the squares on files {} to 1 are", 9 - n),
+        _ => "no square is".to_string(),
     }
 }
 

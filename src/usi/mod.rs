@@ -172,7 +172,7 @@ struct State {
     stop_requested: bool,
     /// The search is to stop then (a pondering search after `ponderhit`).
     deadline: Option<Instant>,
-    /// Do not answer (`gameover`).
+    /// Do not answer (the engine goes away on an error of its own).
     silent: bool,
 }
 
@@ -316,7 +316,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             Command::Go(go) => self.go(go)?,
             Command::Stop => self.stop(false),
             Command::PonderHit => self.ponderhit(),
-            Command::GameOver(_) => self.stop(true),
+            // Stopped as by `stop`: every `go` is answered, this one too
+            // (issue 31, audit F5).
+            Command::GameOver(_) => self.stop(false),
             // The running search answers first (see `finish`).
             Command::Quit => return Ok(Flow::Quit),
         }
