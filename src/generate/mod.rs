@@ -225,11 +225,16 @@ struct PuzzleRules {
 /// alternative mate at any attacker move (a longer one excepted, as in
 /// puzzle collections: the shortest mate is asked), not even at the last
 /// move, no side line as long as the main line, nothing left unchecked
-/// (and no pieces left, unless allowed). With the nodes of a search from
-/// an empty table, for the difficulty.
-fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<(Vec<Move>, u64)> {
-    solver.clear();
-    let (line, nodes) = answer(solver, pos, rules.nodes)?;
+/// (and no pieces left, unless allowed).
+///
+/// The solver's table is kept: what the searches of related positions
+/// (the mutations of one base, the retractions of one puzzle) proved
+/// serves this one. Every search here is a question of its own with its
+/// own node limit, so the verdict does not depend on the table's contents
+/// for soundness (every mate or no-mate it reports is proven), only,
+/// within a candidate, on the candidate's own earlier searches.
+fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<Vec<Move>> {
+    let (line, _) = answer(solver, pos, rules.nodes)?;
     let len = line.len() as u32;
     if len < rules.min || len > rules.max {
         return None;
@@ -272,10 +277,18 @@ fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<(Vec
             }
         }
         if !unchecked {
-            return Some((line, nodes));
+            return Some(line);
         }
     }
     None
+}
+
+/// The nodes the solver needs for the tsume answer of `pos` from an empty
+/// table, for the difficulty: a figure of the puzzle alone, whatever was
+/// searched before it.
+fn fresh_nodes(solver: &mut Solver, pos: &Position, nodes: u64) -> u64 {
+    solver.clear();
+    answer(solver, pos, nodes).map_or(nodes, |(_, n)| n)
 }
 
 /// Whether the alternative `alt` to move `ply` (from 1) of `line` mates,
@@ -311,22 +324,22 @@ fn longer_alternative(
 }
 
 /// A quick look for an alternative before the full verification: at each
-/// attacker move of `line`, every other check is searched with `nodes`;
-/// false at the first that mates within the moves left (or by a line not
-/// proven shortest). Undecided ones are left to the verifier.
+/// attacker move of `line`, whether some other check mates within the
+/// moves left, by a bounded search of `nodes` (cheap when it fails, as it
+/// mostly does); false at the first that does. Undecided ones are left to
+/// the verifier, which asks the same question first.
 fn no_quick_alternative(solver: &mut Solver, pos: &Position, line: &[Move], nodes: u64) -> bool {
     let limits = SolveOptions::default().nodes(nodes).defender_to_move(true);
     let mut p = pos.clone();
     for (i, &m) in line.iter().enumerate() {
         if i % 2 == 0 {
-            let left = line.len() - i;
+            let left = (line.len() - i) as u32;
             for &c in check_moves(&p).iter() {
                 if c == m {
                     continue;
                 }
-                if let Ok(r) = solver.solve(&p.after(c), &limits)
-                    && let Outcome::Mate { moves } = r.outcome
-                    && (moves.len() < left || !r.exact)
+                if let Ok(Within::Mated { .. }) =
+                    solver.mated_within(&p.after(c), left - 1, &limits)
                 {
                     return false;
                 }
@@ -341,6 +354,31 @@ fn no_quick_alternative(solver: &mut Solver, pos: &Position, line: &[Move], node
 /// judging a puzzle, more for longer puzzles.
 fn climb_nodes(config: &Config) -> u64 {
     (config.nodes / 20).max(100) * u64::from(config.plies + 3) / 2
+}
+
+/// The tsume answer of `pos` within `nodes` when its fitness may reach
+/// `target` (see [`fitness`]); `None` when it cannot, or the answer is not
+/// found. Cheap questions first, as most changes of a position break its
+/// mate or shorten it: a mate within `target - 1` plies is too short (a
+/// bounded search, cheap either way), and a position without a plain
+/// mate found within a quarter of the nodes is dropped before the exact
+/// length, which costs several times the proof, is asked.
+fn climbed(solver: &mut Solver, pos: &Position, target: i64, nodes: u64) -> Option<Vec<Move>> {
+    if target >= 2 {
+        let too_short = (target - 1) as u32;
+        let bounded = SolveOptions::default().nodes(nodes);
+        if let Ok(Within::Mated { .. }) = solver.mated_within(pos, too_short, &bounded) {
+            return None;
+        }
+    }
+    let plain = SolveOptions::default()
+        .nodes((nodes / 4).max(1))
+        .tsume_answer(false);
+    match solver.solve(pos, &plain) {
+        Ok(r) if matches!(r.outcome, Outcome::Mate { .. }) => {}
+        _ => return None,
+    }
+    answer(solver, pos, nodes).map(|(line, _)| line)
 }
 
 /// Random positions drawn before giving up on a candidate.
@@ -443,8 +481,8 @@ fn grow(
             return None;
         }
         *budget -= 1;
-        solver.clear();
-        // A bounded search first: most retractions let the king out, or
+        // The table is kept from one retraction to the next: each one's
+        // mate runs through `pos`, proven already. A bounded search first: most retractions let the king out, or
         // leave a shorter mate, and it says so cheaply.
         let within = solver.mated_within(&r.position, plies + 2, &bounded);
         if !matches!(within, Ok(Within::Mated { plies: p, .. }) if p == plies + 2) {
@@ -484,7 +522,7 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
         for _ in 0..RANDOM_TRIES {
             let sketch = Sketch::random(&mut rng, n).with_rest_in_hand(config.defender_holds_rest);
             if let Some(pos) = sketch.position()
-                && let Some((line, _)) = answer(solver, &pos, climb)
+                && let Some(line) = climbed(solver, &pos, 0, climb)
             {
                 current = Some((sketch, pos, line));
                 break;
@@ -514,8 +552,9 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
             let Some(next_pos) = next.position() else {
                 continue;
             };
-            if let Some((next_line, _)) = answer(solver, &next_pos, climb)
-                && fitness(&next_pos, &next_line) >= fitness(&pos, &line).min(i64::from(n))
+            let target = fitness(&pos, &line).min(i64::from(n));
+            if let Some(next_line) = climbed(solver, &next_pos, target, climb)
+                && fitness(&next_pos, &next_line) >= target
             {
                 (sketch, pos, line) = (next, next_pos, next_line);
             }
@@ -533,7 +572,7 @@ fn finish(
     index: u64,
     seed: u64,
 ) -> Option<Puzzle> {
-    let (mut line, mut nodes) = judge(solver, &pos, rules)?;
+    let mut line = judge(solver, &pos, rules)?;
     let mut pos = pos;
     if let Some(mut sketch) = Sketch::from_position(&pos) {
         for sq in sketch.piece_squares() {
@@ -543,11 +582,12 @@ fn finish(
             let Some(p) = smaller.position() else {
                 continue;
             };
-            if let Some((l, n)) = judge(solver, &p, rules) {
-                (sketch, pos, line, nodes) = (smaller, p, l, n);
+            if let Some(l) = judge(solver, &p, rules) {
+                (sketch, pos, line) = (smaller, p, l);
             }
         }
     }
+    let nodes = fresh_nodes(solver, &pos, rules.nodes);
     Some(Puzzle::new(
         pos,
         line,
@@ -656,8 +696,7 @@ mod tests {
 
     fn judged(sfen: &str, rules: PuzzleRules) -> Option<Vec<String>> {
         let pos: Position = sfen.parse().unwrap();
-        let (line, nodes) = judge(&mut Solver::new(4), &pos, rules)?;
-        assert!(nodes > 0);
+        let line = judge(&mut Solver::new(4), &pos, rules)?;
         Some(line.iter().map(|m| m.to_string()).collect())
     }
 
