@@ -55,6 +55,7 @@ pub mod games;
 pub mod retract;
 pub mod sketch;
 pub mod tags;
+pub mod variety;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -634,7 +635,9 @@ fn pool(jobs: usize) -> Result<rayon::ThreadPool, ConfigError> {
 }
 
 /// The puzzles of a configuration, in order, without end (unless
-/// [`Config::max_candidates`] is set): take as many as needed.
+/// [`Config::max_candidates`] is set): take as many as needed. A position
+/// and its left-right mirror count as one: the second is dropped, as are
+/// positions [`exclude`](Generator::exclude)d.
 pub struct Generator {
     config: Config,
     pool: rayon::ThreadPool,
@@ -659,6 +662,12 @@ impl Generator {
     /// How many candidates have been tried so far.
     pub fn candidates(&self) -> u64 {
         self.next
+    }
+
+    /// Leaves out `pos` and its mirror image (puzzles of a set made
+    /// before, say).
+    pub fn exclude(&mut self, pos: &Position) {
+        self.seen.insert(variety::canonical_key(pos));
     }
 }
 
@@ -687,7 +696,7 @@ impl Iterator for Generator {
             });
             self.next = end;
             for p in found.into_iter().flatten() {
-                if self.seen.insert(p.position.key()) {
+                if self.seen.insert(variety::canonical_key(&p.position)) {
                     self.ready.push_back(p);
                 }
             }
