@@ -447,3 +447,160 @@ fn games_are_read_line_by_line_in_bounded_memory() {
         "{stdout}\n{err}"
     );
 }
+
+/// The JSON lines of a `tsume generate` run that must succeed, and its
+/// stderr.
+fn generate_json(args: &[&str]) -> (Vec<serde_json::Value>, String) {
+    let mut all = vec!["generate", "--json"];
+    all.extend_from_slice(args);
+    let out = tsume(&all, None);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    let lines = String::from_utf8(out.stdout).expect("UTF-8");
+    let values = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    (values, err)
+}
+
+fn sfen_of(v: &serde_json::Value) -> Position {
+    v["sfen"].as_str().expect("sfen").parse().expect("SFEN")
+}
+
+#[test]
+fn stats_mirrors_exclusion_and_related_puzzles() {
+    use tsume::generate::variety::{canonical_key, mirror};
+    let (first, err) = generate_json(&["--plies", "1", "--count", "8", "--seed", "4", "--stats"]);
+    assert_eq!(first.len(), 8);
+    // No position twice, nor a position and its mirror image.
+    let keys: std::collections::HashSet<u64> =
+        first.iter().map(|v| canonical_key(&sfen_of(v))).collect();
+    assert_eq!(keys.len(), 8);
+    // The summary counts what was written.
+    assert!(err.contains("stats: 8 puzzles"), "{err}");
+    assert!(err.contains("stats: plies: 1=8"), "{err}");
+    let mut tags = std::collections::BTreeMap::<String, usize>::new();
+    for v in &first {
+        let list = v["tags"].as_array().unwrap();
+        for t in list {
+            *tags.entry(t.as_str().unwrap().to_string()).or_default() += 1;
+        }
+        if list.is_empty() {
+            *tags.entry("(none)".to_string()).or_default() += 1;
+        }
+    }
+    let tag_line = err
+        .lines()
+        .find(|l| l.starts_with("stats: tags: "))
+        .expect("a tags line");
+    let counted: Vec<String> = tags.iter().map(|(t, n)| format!("{t}={n}")).collect();
+    assert_eq!(tag_line, format!("stats: tags: {}", counted.join(" ")));
+    let first_moves = err
+        .lines()
+        .find(|l| l.starts_with("stats: first moves: "))
+        .expect("a first-moves line");
+    let total: usize = first_moves["stats: first moves: ".len()..]
+        .split(' ')
+        .map(|kv| kv.rsplit('=').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(total, 8, "{first_moves}");
+
+    // The same seed again, the first set's mirror images excluded: other
+    // puzzles only.
+    let mirrored: String = first
+        .iter()
+        .map(|v| format!("{}\tmirrored\n", mirror(&sfen_of(v))))
+        .collect();
+    let path = temp_file("exclude.tsv", mirrored.as_bytes());
+    let (second, _) = generate_json(&[
+        "--plies",
+        "1",
+        "--count",
+        "4",
+        "--seed",
+        "4",
+        "--exclude",
+        &path,
+    ]);
+    assert_eq!(second.len(), 4);
+    for v in &second {
+        assert!(!keys.contains(&canonical_key(&sfen_of(v))), "{v}");
+    }
+    // This command's JSON output excludes as well.
+    let json_path = temp_file(
+        "exclude.jsonl",
+        first
+            .iter()
+            .map(|v| format!("{v}\n"))
+            .collect::<String>()
+            .as_bytes(),
+    );
+    let (third, _) = generate_json(&[
+        "--plies",
+        "1",
+        "--count",
+        "4",
+        "--seed",
+        "4",
+        "--exclude",
+        &json_path,
+    ]);
+    assert_eq!(
+        third.iter().map(|v| v["sfen"].clone()).collect::<Vec<_>>(),
+        second.iter().map(|v| v["sfen"].clone()).collect::<Vec<_>>()
+    );
+
+    // Every puzzle is related to itself moved a file: with a threshold of
+    // 0, related means the same length and king square up to the mirror.
+    let (loose, err) = generate_json(&[
+        "--plies",
+        "1",
+        "--count",
+        "8",
+        "--seed",
+        "4",
+        "--related",
+        "0",
+        "--stats",
+    ]);
+    let king = |v: &serde_json::Value| {
+        let k = sfen_of(v).king_square(Color::White).unwrap();
+        (k.file().min(10 - k.file()), k.rank())
+    };
+    let mut marked = 0;
+    for (i, v) in loose.iter().enumerate() {
+        let earlier = loose[..i].iter().position(|e| king(e) == king(v));
+        match v["related_to"].as_u64() {
+            Some(n) => {
+                marked += 1;
+                assert!(earlier.is_some() && king(&loose[n as usize - 1]) == king(v));
+                assert!(
+                    v["similarity"]
+                        .as_f64()
+                        .is_some_and(|s| (0.0..=1.0).contains(&s))
+                );
+            }
+            None => assert_eq!(earlier, None, "{v}"),
+        }
+    }
+    assert!(
+        err.contains(&format!("{marked} related to an earlier one")),
+        "{err}"
+    );
+    // Dropped instead of marked: no two kings on one square.
+    let (dropped, _) = generate_json(&[
+        "--plies",
+        "1",
+        "--count",
+        "3",
+        "--seed",
+        "4",
+        "--related",
+        "0",
+        "--drop-related",
+    ]);
+    let squares: std::collections::HashSet<_> = dropped.iter().map(king).collect();
+    assert_eq!(squares.len(), dropped.len());
+    assert!(dropped.iter().all(|v| v.get("related_to").is_none()));
+}

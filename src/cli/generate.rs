@@ -1,11 +1,14 @@
 //! `tsume generate`: training puzzles, made up or cut from games.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::time::Instant;
 
 use serde::Serialize;
+use tsume::core::Position;
 use tsume::generate::games::{FromConfig, ReadError, puzzles_from_games, read_game};
+use tsume::generate::variety::{Related, Stats, canonical_key};
 use tsume::generate::{Config, Generator, MAX_PLIES, Origin, Puzzle};
 use tsume::input::{LineError, LineReader};
 
@@ -99,6 +102,36 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 15, requires = "from",
           allow_negative_numbers = true, value_parser = super::whole(0, u64::from(MAX_PLIES)))]
     max_plies: u64,
+
+    /// Skip the positions of FILE (a problem file or this command's text
+    /// or JSON output: the SFEN of each line), and their mirror images
+    #[arg(long, value_name = "FILE")]
+    exclude: Option<String>,
+
+    /// Mark a puzzle related to an earlier one of the output when they are
+    /// at least this similar (0 to 1: pieces placed alike around the king,
+    /// mirror images alike, and the attacker's hand)
+    #[arg(long, value_name = "X", default_value_t = 0.8, value_parser = similarity_value)]
+    related: f64,
+
+    /// Leave out the puzzles marked related instead of writing them
+    #[arg(long)]
+    drop_related: bool,
+
+    /// Write a summary of the puzzles written to stderr (lengths, pieces,
+    /// tags, king squares, first moves, related ones)
+    #[arg(long)]
+    stats: bool,
+}
+
+fn similarity_value(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "`{}` is not a number from 0 to 1",
+            tsume::input::quote(s.trim())
+        )),
+    }
 }
 
 #[derive(Serialize)]
@@ -122,7 +155,17 @@ struct JsonPuzzle<'a> {
     ply: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cut: Option<usize>,
+    /// The number (from 1) of the earlier puzzle of the output this one is
+    /// related to, and how similar they are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    related_to: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    similarity: Option<f64>,
 }
+
+/// What the output says of a puzzle related to an earlier one: that one's
+/// number in the output (from 1) and the similarity.
+type Relation = Option<(usize, f64)>;
 
 /// The name column of the text output.
 fn name(p: &Puzzle) -> String {
@@ -138,7 +181,12 @@ fn name(p: &Puzzle) -> String {
     }
 }
 
-fn write_puzzle(out: &mut dyn Write, p: &Puzzle, json: bool) -> Result<(), CliError> {
+fn write_puzzle(
+    out: &mut dyn Write,
+    p: &Puzzle,
+    json: bool,
+    related: Relation,
+) -> Result<(), CliError> {
     let usi: Vec<String> = p.moves.iter().map(|m| m.to_string()).collect();
     if json {
         let (seed, index, line, ply, cut) = match p.origin {
@@ -160,21 +208,87 @@ fn write_puzzle(out: &mut dyn Write, p: &Puzzle, json: bool) -> Result<(), CliEr
             line,
             ply,
             cut,
+            related_to: related.map(|(n, _)| n + 1),
+            similarity: related.map(|(_, x)| (x * 100.0).round() / 100.0),
         };
         let text = serde_json::to_string(&record)
             .map_err(|e| CliError::Io(io::Error::other(format!("JSON: {e}"))))?;
         writeln!(out, "{text}")?;
     } else {
+        let mut name = name(p);
+        if let Some((n, _)) = related {
+            name.push_str(&format!(" related-to-{}", n + 1));
+        }
         writeln!(
             out,
-            "{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{name}",
             p.position,
             p.plies(),
             usi.join(" "),
-            name(p)
         )?;
     }
     Ok(())
+}
+
+/// Where puzzles go: marked or dropped when related to an earlier one,
+/// counted for the summary, then written.
+struct Sink<'a> {
+    out: &'a mut dyn Write,
+    json: bool,
+    related: Related,
+    drop_related: bool,
+    stats: Stats,
+    written: usize,
+}
+
+impl Sink<'_> {
+    /// Writes `p` unless it is dropped as related; whether it was written.
+    fn put(&mut self, p: &Puzzle) -> Result<bool, CliError> {
+        let relation = self.related.most_similar(p);
+        if relation.is_some() && self.drop_related {
+            return Ok(false);
+        }
+        self.related.add(p);
+        self.stats.add(p, relation.is_some());
+        write_puzzle(self.out, p, self.json, relation)?;
+        self.written += 1;
+        Ok(true)
+    }
+}
+
+/// The positions of a file to exclude: the SFEN of each line (the first
+/// TAB-separated column, or the `sfen` field of a JSON line); blank lines
+/// and `#` comments skipped.
+fn excluded(path: &str) -> Result<Vec<Position>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Input(format!("cannot read {path}: {e}")))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let sfen = if line.starts_with('{') {
+            let v: serde_json::Value = serde_json::from_str(line)
+                .map_err(|e| CliError::Input(format!("{path}: line {}: JSON: {e}", i + 1)))?;
+            match v.get("sfen").and_then(|s| s.as_str()) {
+                Some(s) => s.to_string(),
+                None => {
+                    return Err(CliError::Input(format!(
+                        "{path}: line {}: no \"sfen\" field",
+                        i + 1
+                    )));
+                }
+            }
+        } else {
+            let first = line.split('\t').next().unwrap_or("");
+            first.strip_prefix("sfen ").unwrap_or(first).to_string()
+        };
+        let pos = Position::from_sfen_relaxed(&sfen)
+            .map_err(|e| CliError::Input(format!("{path}: line {}: {e}", i + 1)))?;
+        out.push(pos);
+    }
+    Ok(out)
 }
 
 pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
@@ -189,13 +303,31 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
         }
         None => stdout,
     };
+    let exclude = match &args.exclude {
+        Some(path) => excluded(path)?,
+        None => Vec::new(),
+    };
     let start = Instant::now();
     let jobs = args.jobs as usize;
-    let written = match &args.from {
-        Some(path) => from_games(args, path, jobs, out)?,
-        None => made_up(args, jobs, out)?,
+    let mut sink = Sink {
+        out,
+        json: args.json,
+        related: Related::new(args.related),
+        drop_related: args.drop_related,
+        stats: Stats::default(),
+        written: 0,
     };
-    out.flush()?;
+    match &args.from {
+        Some(path) => from_games(args, path, jobs, &exclude, &mut sink)?,
+        None => made_up(args, jobs, &exclude, &mut sink)?,
+    };
+    let written = sink.written;
+    sink.out.flush()?;
+    if args.stats {
+        for line in sink.stats.lines() {
+            let _ = writeln!(io::stderr(), "{line}");
+        }
+    }
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(
         io::stderr(),
@@ -205,7 +337,12 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliError> {
+fn made_up(
+    args: &Args,
+    jobs: usize,
+    exclude: &[Position],
+    sink: &mut Sink,
+) -> Result<(), CliError> {
     let config = Config {
         plies: args.plies as u32,
         seed: args.seed,
@@ -215,6 +352,9 @@ fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliEr
         defender_holds_rest: !args.no_defender_hand,
     };
     let mut generator = Generator::new(config).map_err(|e| CliError::Input(e.to_string()))?;
+    for pos in exclude {
+        generator.exclude(pos);
+    }
     let progress = io::stderr().is_terminal();
     let count = args
         .count
@@ -222,9 +362,11 @@ fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliEr
     let mut written = 0;
     while written < count {
         let Some(p) = generator.next() else { break };
-        write_puzzle(out, &p, args.json)?;
+        if !sink.put(&p)? {
+            continue;
+        }
         // Each puzzle as it comes, for long runs.
-        out.flush()?;
+        sink.out.flush()?;
         written += 1;
         if progress {
             let _ = write!(
@@ -244,15 +386,16 @@ fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliEr
             generator.candidates()
         );
     }
-    Ok(written)
+    Ok(())
 }
 
 fn from_games(
     args: &Args,
     path: &str,
     jobs: usize,
-    out: &mut dyn Write,
-) -> Result<usize, CliError> {
+    exclude: &[Position],
+    sink: &mut Sink,
+) -> Result<(), CliError> {
     // Line by line, in bounded memory (a line over 1 MB is an error for
     // that line, as in solve and verify; issue 31, audit F1), every bad line
     // reported and the others read.
@@ -302,15 +445,23 @@ fn from_games(
     };
     let puzzles =
         puzzles_from_games(&games, &config).map_err(|e| CliError::Input(e.to_string()))?;
-    let mut written = 0;
+    let skip: HashSet<u64> = exclude.iter().map(canonical_key).collect();
+    let mut seen = HashSet::new();
     let count = args
         .count
         .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
-    for p in puzzles.iter().take(count) {
-        write_puzzle(out, p, args.json)?;
-        written += 1;
+    for p in &puzzles {
+        if sink.written >= count {
+            break;
+        }
+        // A position and its mirror image once; excluded ones not at all.
+        let key = canonical_key(&p.position);
+        if skip.contains(&key) || !seen.insert(key) {
+            continue;
+        }
+        sink.put(p)?;
     }
-    out.flush()?;
+    sink.out.flush()?;
     if let Some(e) = read_error {
         return Err(CliError::Input(e));
     }
@@ -319,5 +470,5 @@ fn from_games(
             "{bad} lines of {path} could not be read as games (the others were read)"
         )));
     }
-    Ok(written)
+    Ok(())
 }

@@ -31,7 +31,8 @@ use hashbrown::HashSet;
 use rayon::prelude::*;
 
 use super::{
-    ConfigError, MAX_PLIES, Origin, Puzzle, PuzzleRules, answer, judge, pool, with_solver,
+    ConfigError, MAX_PLIES, Origin, Puzzle, PuzzleRules, answer, fresh_nodes, judge, pool,
+    with_solver,
 };
 use crate::core::{Move, Position, UsiPosition, UsiPositionError};
 
@@ -221,7 +222,8 @@ pub fn puzzles_from_games(
             .par_iter()
             .map(|(origin, pos)| {
                 with_solver(|solver| {
-                    let (moves, nodes) = judge(solver, pos, rules)?;
+                    let moves = judge(solver, pos, rules)?;
+                    let nodes = fresh_nodes(solver, pos, rules.nodes);
                     Some(Puzzle::new(pos.clone(), moves, nodes, *origin))
                 })
             })

@@ -55,6 +55,7 @@ pub mod games;
 pub mod retract;
 pub mod sketch;
 pub mod tags;
+pub mod variety;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -225,11 +226,16 @@ struct PuzzleRules {
 /// alternative mate at any attacker move (a longer one excepted, as in
 /// puzzle collections: the shortest mate is asked), not even at the last
 /// move, no side line as long as the main line, nothing left unchecked
-/// (and no pieces left, unless allowed). With the nodes of a search from
-/// an empty table, for the difficulty.
-fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<(Vec<Move>, u64)> {
-    solver.clear();
-    let (line, nodes) = answer(solver, pos, rules.nodes)?;
+/// (and no pieces left, unless allowed).
+///
+/// The solver's table is kept: what the searches of related positions
+/// (the mutations of one base, the retractions of one puzzle) proved
+/// serves this one. Every search here is a question of its own with its
+/// own node limit, so the verdict does not depend on the table's contents
+/// for soundness (every mate or no-mate it reports is proven), only,
+/// within a candidate, on the candidate's own earlier searches.
+fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<Vec<Move>> {
+    let (line, _) = answer(solver, pos, rules.nodes)?;
     let len = line.len() as u32;
     if len < rules.min || len > rules.max {
         return None;
@@ -272,10 +278,18 @@ fn judge(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> Option<(Vec
             }
         }
         if !unchecked {
-            return Some((line, nodes));
+            return Some(line);
         }
     }
     None
+}
+
+/// The nodes the solver needs for the tsume answer of `pos` from an empty
+/// table, for the difficulty: a figure of the puzzle alone, whatever was
+/// searched before it.
+fn fresh_nodes(solver: &mut Solver, pos: &Position, nodes: u64) -> u64 {
+    solver.clear();
+    answer(solver, pos, nodes).map_or(nodes, |(_, n)| n)
 }
 
 /// Whether the alternative `alt` to move `ply` (from 1) of `line` mates,
@@ -311,22 +325,22 @@ fn longer_alternative(
 }
 
 /// A quick look for an alternative before the full verification: at each
-/// attacker move of `line`, every other check is searched with `nodes`;
-/// false at the first that mates within the moves left (or by a line not
-/// proven shortest). Undecided ones are left to the verifier.
+/// attacker move of `line`, whether some other check mates within the
+/// moves left, by a bounded search of `nodes` (cheap when it fails, as it
+/// mostly does); false at the first that does. Undecided ones are left to
+/// the verifier, which asks the same question first.
 fn no_quick_alternative(solver: &mut Solver, pos: &Position, line: &[Move], nodes: u64) -> bool {
     let limits = SolveOptions::default().nodes(nodes).defender_to_move(true);
     let mut p = pos.clone();
     for (i, &m) in line.iter().enumerate() {
         if i % 2 == 0 {
-            let left = line.len() - i;
+            let left = (line.len() - i) as u32;
             for &c in check_moves(&p).iter() {
                 if c == m {
                     continue;
                 }
-                if let Ok(r) = solver.solve(&p.after(c), &limits)
-                    && let Outcome::Mate { moves } = r.outcome
-                    && (moves.len() < left || !r.exact)
+                if let Ok(Within::Mated { .. }) =
+                    solver.mated_within(&p.after(c), left - 1, &limits)
                 {
                     return false;
                 }
@@ -343,11 +357,42 @@ fn climb_nodes(config: &Config) -> u64 {
     (config.nodes / 20).max(100) * u64::from(config.plies + 3) / 2
 }
 
+/// The tsume answer of `pos` within `nodes` when its fitness may reach
+/// `target` (see [`fitness`]); `None` when it cannot, or the answer is not
+/// found. Cheap questions first, as most changes of a position break its
+/// mate or shorten it: a mate within `target - 1` plies is too short (a
+/// bounded search, cheap either way), and a position without a plain
+/// mate found within a sixteenth of the nodes is dropped before the exact
+/// length, which costs several times the proof, is asked within an eighth
+/// of them. Positions that need more are rarely the start of a short
+/// puzzle; the climb loses little by passing them over, and each search
+/// to the node limit costs as much as a dozen that settle.
+fn climbed(solver: &mut Solver, pos: &Position, target: i64, nodes: u64) -> Option<Vec<Move>> {
+    if target >= 2 {
+        let too_short = (target - 1) as u32;
+        let bounded = SolveOptions::default().nodes(nodes);
+        if let Ok(Within::Mated { .. }) = solver.mated_within(pos, too_short, &bounded) {
+            return None;
+        }
+    }
+    let plain = SolveOptions::default()
+        .nodes((nodes / 16).max(1))
+        .tsume_answer(false);
+    match solver.solve(pos, &plain) {
+        Ok(r) if matches!(r.outcome, Outcome::Mate { .. }) => {}
+        _ => return None,
+    }
+    answer(solver, pos, (nodes / 8).max(1)).map(|(line, _)| line)
+}
+
 /// Random positions drawn before giving up on a candidate.
 const RANDOM_TRIES: usize = 30;
 /// Changes tried on a candidate's position, per two plies asked: longer
-/// mates take more changes to grow.
-const CLIMB_STEPS: usize = 60;
+/// mates take more changes to grow. Few: a position that has not become a
+/// puzzle within a few dozen changes seldom does later, and a new
+/// candidate is as cheap (at 3 plies, 10 instead of 60 made about three
+/// times as many puzzles a second of CPU, fewer a candidate).
+const CLIMB_STEPS: usize = 10;
 
 /// How good a mate is as a start for a puzzle: its length, one less when
 /// the attacker ends with pieces in hand.
@@ -443,11 +488,17 @@ fn grow(
             return None;
         }
         *budget -= 1;
-        solver.clear();
-        // A bounded search first: most retractions let the king out, or
+        // The table is kept from one retraction to the next: each one's
+        // mate runs through `pos`, proven already. A bounded search first: most retractions let the king out, or
         // leave a shorter mate, and it says so cheaply.
         let within = solver.mated_within(&r.position, plies + 2, &bounded);
         if !matches!(within, Ok(Within::Mated { plies: p, .. }) if p == plies + 2) {
+            continue;
+        }
+        // Not mated sooner (bounded again, cheap): the length is exact
+        // before the answer, dearer, reads the line.
+        let shorter = solver.mated_within(&r.position, plies, &bounded);
+        if !matches!(shorter, Ok(Within::NotMated { .. })) {
             continue;
         }
         let Some((line, _)) = answer(solver, &r.position, climb) else {
@@ -484,7 +535,7 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
         for _ in 0..RANDOM_TRIES {
             let sketch = Sketch::random(&mut rng, n).with_rest_in_hand(config.defender_holds_rest);
             if let Some(pos) = sketch.position()
-                && let Some((line, _)) = answer(solver, &pos, climb)
+                && let Some(line) = climbed(solver, &pos, 0, climb)
             {
                 current = Some((sketch, pos, line));
                 break;
@@ -514,8 +565,9 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
             let Some(next_pos) = next.position() else {
                 continue;
             };
-            if let Some((next_line, _)) = answer(solver, &next_pos, climb)
-                && fitness(&next_pos, &next_line) >= fitness(&pos, &line).min(i64::from(n))
+            let target = fitness(&pos, &line).min(i64::from(n));
+            if let Some(next_line) = climbed(solver, &next_pos, target, climb)
+                && fitness(&next_pos, &next_line) >= target
             {
                 (sketch, pos, line) = (next, next_pos, next_line);
             }
@@ -533,7 +585,7 @@ fn finish(
     index: u64,
     seed: u64,
 ) -> Option<Puzzle> {
-    let (mut line, mut nodes) = judge(solver, &pos, rules)?;
+    let mut line = judge(solver, &pos, rules)?;
     let mut pos = pos;
     if let Some(mut sketch) = Sketch::from_position(&pos) {
         for sq in sketch.piece_squares() {
@@ -543,11 +595,12 @@ fn finish(
             let Some(p) = smaller.position() else {
                 continue;
             };
-            if let Some((l, n)) = judge(solver, &p, rules) {
-                (sketch, pos, line, nodes) = (smaller, p, l, n);
+            if let Some(l) = judge(solver, &p, rules) {
+                (sketch, pos, line) = (smaller, p, l);
             }
         }
     }
+    let nodes = fresh_nodes(solver, &pos, rules.nodes);
     Some(Puzzle::new(
         pos,
         line,
@@ -582,7 +635,9 @@ fn pool(jobs: usize) -> Result<rayon::ThreadPool, ConfigError> {
 }
 
 /// The puzzles of a configuration, in order, without end (unless
-/// [`Config::max_candidates`] is set): take as many as needed.
+/// [`Config::max_candidates`] is set): take as many as needed. A position
+/// and its left-right mirror count as one: the second is dropped, as are
+/// positions [`exclude`](Generator::exclude)d.
 pub struct Generator {
     config: Config,
     pool: rayon::ThreadPool,
@@ -607,6 +662,12 @@ impl Generator {
     /// How many candidates have been tried so far.
     pub fn candidates(&self) -> u64 {
         self.next
+    }
+
+    /// Leaves out `pos` and its mirror image (puzzles of a set made
+    /// before, say).
+    pub fn exclude(&mut self, pos: &Position) {
+        self.seen.insert(variety::canonical_key(pos));
     }
 }
 
@@ -635,7 +696,7 @@ impl Iterator for Generator {
             });
             self.next = end;
             for p in found.into_iter().flatten() {
-                if self.seen.insert(p.position.key()) {
+                if self.seen.insert(variety::canonical_key(&p.position)) {
                     self.ready.push_back(p);
                 }
             }
@@ -656,8 +717,7 @@ mod tests {
 
     fn judged(sfen: &str, rules: PuzzleRules) -> Option<Vec<String>> {
         let pos: Position = sfen.parse().unwrap();
-        let (line, nodes) = judge(&mut Solver::new(4), &pos, rules)?;
-        assert!(nodes > 0);
+        let line = judge(&mut Solver::new(4), &pos, rules)?;
         Some(line.iter().map(|m| m.to_string()).collect())
     }
 
