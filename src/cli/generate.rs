@@ -1,14 +1,16 @@
 //! `tsume generate`: training puzzles, made up or cut from games.
 
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::time::Instant;
 
 use serde::Serialize;
-use tsume::generate::games::{FromConfig, puzzles_from_games, read_games};
+use tsume::generate::games::{FromConfig, FromStep, puzzles_from_games_with, read_games};
 use tsume::generate::{Config, Generator, MAX_PLIES, Origin, Puzzle};
 
-use super::CliError;
+use tsume::batch;
+
+use super::{CliError, progress};
 
 /// Generate mate problems with a unique solution (training puzzles).
 ///
@@ -31,8 +33,13 @@ use super::CliError;
 /// name` (the format of problems/*.tsv, readable by `tsume solve --file`
 /// and `tsume verify --file`), or with --json one JSON object a line (sfen,
 /// plies, solution_usi, solution_japanese, nodes, checks, defences, score,
-/// tags, and seed/index or line/ply/cut; see README.md). A summary goes to
-/// stderr.
+/// tags, and seed/index or line/ply/cut; see docs/generate.md). A summary
+/// goes to stderr.
+///
+/// Candidates are tried on --jobs threads (default: one per core). Exit
+/// code 0 when --count puzzles were written, 3 when fewer were found (within
+/// --max-candidates, or in the games of --from with --count given), 2 for
+/// bad input.
 ///
 /// Examples:
 ///
@@ -55,9 +62,9 @@ pub struct Args {
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
 
-    /// Threads (the puzzles do not depend on it)
-    #[arg(long, value_name = "J", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
+    /// Threads (the puzzles do not depend on it) [default: one per core]
+    #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
+          hide_default_value = true, value_parser = clap::value_parser!(u64).range(1..=256))]
     jobs: u64,
 
     /// Write the puzzles to FILE instead of stdout
@@ -184,9 +191,19 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
     };
     let start = Instant::now();
     let jobs = args.jobs as usize;
-    let written = match &args.from {
-        Some(path) => from_games(args, path, jobs, out)?,
-        None => made_up(args, jobs, out)?,
+    // What was asked for: --count (10 made up; all found from games).
+    let (written, wanted, within) = match &args.from {
+        Some(path) => (
+            from_games(args, path, jobs, out)?,
+            args.count,
+            String::new(),
+        ),
+        None => {
+            let (written, candidates) = made_up(args, jobs, out)?;
+            let s = if candidates == 1 { "" } else { "s" };
+            let within = format!(" within {candidates} candidate{s}");
+            (written, Some(args.count.unwrap_or(10)), within)
+        }
     };
     out.flush()?;
     let secs = start.elapsed().as_secs_f64();
@@ -195,10 +212,17 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
         "summary: {written} puzzles in {secs:.1} s ({:.1} per minute)",
         written as f64 * 60.0 / secs.max(1e-9)
     );
-    Ok(())
+    match wanted {
+        Some(wanted) if written < wanted => Err(CliError::Incomplete(format!(
+            "only {written} of the {wanted} puzzles asked for were found{within}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
-fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliError> {
+/// Writes up to `--count` made-up puzzles; returns how many, and the
+/// candidates tried.
+fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<(usize, u64), CliError> {
     let config = Config {
         plies: args.plies,
         seed: args.seed,
@@ -208,34 +232,20 @@ fn made_up(args: &Args, jobs: usize, out: &mut dyn Write) -> Result<usize, CliEr
         defender_holds_rest: !args.no_defender_hand,
     };
     let mut generator = Generator::new(config).map_err(|e| CliError::Input(e.to_string()))?;
-    let progress = io::stderr().is_terminal();
     let count = args.count.unwrap_or(10);
+    let bar = progress::Counter::new(Some(count as u64));
     let mut written = 0;
     while written < count {
         let Some(p) = generator.next() else { break };
-        write_puzzle(out, &p, args.json)?;
+        bar.suspend(|| write_puzzle(out, &p, args.json))?;
         // Each puzzle as it comes, for long runs.
         out.flush()?;
         written += 1;
-        if progress {
-            let _ = write!(
-                io::stderr(),
-                "\r{written}/{count} puzzles, {} candidates",
-                generator.candidates()
-            );
-        }
+        bar.set_note(format!("{} candidates", generator.candidates()));
+        bar.inc();
     }
-    if progress {
-        let _ = writeln!(io::stderr());
-    }
-    if written < count {
-        let _ = writeln!(
-            io::stderr(),
-            "only {written} puzzles within {} candidates",
-            generator.candidates()
-        );
-    }
-    Ok(written)
+    bar.clear();
+    Ok((written, generator.candidates()))
 }
 
 fn from_games(
@@ -261,8 +271,15 @@ fn from_games(
         nodes: args.nodes.unwrap_or(FromConfig::default().nodes),
         jobs,
     };
-    let puzzles =
-        puzzles_from_games(&games, &config).map_err(|e| CliError::Input(e.to_string()))?;
+    // A bar of the positions searched, then of the candidates judged.
+    let bar = progress::Counter::new(None);
+    let puzzles = puzzles_from_games_with(&games, &config, &|step| match step {
+        FromStep::Positions(n) => bar.restart(n as u64, "positions searched for a mate"),
+        FromStep::Candidates(n) => bar.restart(n as u64, "candidates judged"),
+        FromStep::Done => bar.inc(),
+    });
+    bar.clear();
+    let puzzles = puzzles.map_err(|e| CliError::Input(e.to_string()))?;
     let mut written = 0;
     for p in puzzles.iter().take(args.count.unwrap_or(usize::MAX)) {
         write_puzzle(out, p, args.json)?;

@@ -9,27 +9,28 @@
 //! the exit code is then 2. Ctrl-C stops the running searches, which report
 //! `unknown (stopped)`; the problems not started are skipped, the summary is
 //! printed, and the exit code is 130. A second Ctrl-C exits at once. When
-//! stderr is a terminal, a progress bar (done/total, rate, ETA) is drawn
-//! there.
+//! stderr is a terminal, progress is drawn there (see [`super::progress`]):
+//! for several problems a bar (done/total, rate, ETA), for one the status
+//! of its search.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
-use tsume::batch::{self, BatchAnswer, BatchError, BatchProgress};
+use tsume::batch::{self, BatchAnswer, BatchError, Watch};
 use tsume::core::{Position, SfenError, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
 use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
 
-use super::CliError;
 use super::record::{is_record_path, read_record, rest_to_defender};
+use super::{CliError, progress};
 
 /// Exit code after Ctrl-C (128 + SIGINT, as shells report it).
 pub const INTERRUPTED_EXIT: u8 = 130;
@@ -60,7 +61,10 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// core), each with its own table of at most --hash MB; the results are written in
 /// input order, the same whatever --jobs (each problem starts from an empty
 /// table). When stderr is a terminal a progress bar shows problems done (of
-/// the file's total), the rate and the time left.
+/// the file's total), the rate and the time left; for a single problem, a
+/// status line shows the time, nodes, nodes per second, the table's fill,
+/// the length of the mating line found and the bounds proven on the
+/// answer's length.
 ///
 /// Output per problem: the board, the SFEN, the answer (`mate in N`, `no
 /// mate`, `unknown (time limit)`, ...), the mating line in USI and Japanese
@@ -330,7 +334,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     install_interrupt_handler(interrupted.clone());
 
     let jobs = usize::try_from(args.jobs).unwrap_or(1);
-    let options = batch::BatchOptions {
+    let mut options = batch::BatchOptions {
         // No more workers than problems when they are all known.
         jobs: if file.is_none() {
             jobs.min(arg_problems.len())
@@ -356,6 +360,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             defender_to_move: args.defender,
             tsume_answer: !args.first_line,
         },
+        watch: None,
     };
     // Set when the output fails, so that the input stops waiting for lines.
     let give_up = AtomicBool::new(false);
@@ -378,13 +383,25 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         read_error: &read_error,
     };
     let mut bad = Bad::default();
-    let mut bar = Bar::new(show_progress, total);
-    // With text results on a terminal the bar is cleared before each one.
+    // One problem: a status line of its search; several: a bar of those
+    // done.
+    let single = file.is_none() && arg_problems.len() == 1;
+    let search_line = (single && show_progress).then(|| {
+        let watch = Arc::new(Watch::default());
+        options.watch = Some(watch.clone());
+        progress::SearchLine::start(watch)
+    });
+    let bar = if single {
+        progress::Counter::hidden()
+    } else {
+        progress::Counter::new(total)
+    };
+    // With text results on a terminal the bar is taken off before each one.
     let text_on_terminal = !args.json && io::stdout().is_terminal();
     let json = args.json;
     let summary = batch::solve_all(inputs, &options, &interrupted, |origin, answer| {
-        if text_on_terminal || !json && !matches!(answer, BatchAnswer::Solved { .. }) {
-            bar.clear();
+        if let Some(line) = &search_line {
+            line.clear();
         }
         // A record file's results say which file they are for.
         let record = match origin {
@@ -394,14 +411,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 .filter(|t| is_record_path(t)),
             Origin::Line(_) => None,
         };
-        let written = report(out, origin, record, answer, json, &mut bad);
+        let written = if text_on_terminal || !json && !matches!(answer, BatchAnswer::Solved { .. })
+        {
+            bar.suspend(|| report(out, origin, record, answer, json, &mut bad))
+        } else {
+            report(out, origin, record, answer, json, &mut bad)
+        };
         if written.is_err() {
             give_up.store(true, Ordering::SeqCst);
         }
         written?;
-        bar.draw(1);
+        bar.inc();
         Ok::<(), CliError>(())
     });
+    if let Some(line) = &search_line {
+        line.clear();
+    }
     bar.clear();
     let summary = match summary {
         Ok(summary) => summary,
@@ -496,7 +521,7 @@ fn report(
 
 /// The number of problem lines in `file` (neither blank nor a comment;
 /// lines that cannot be read count, as they are reported).
-fn count_problems(file: File) -> io::Result<u64> {
+pub fn count_problems(file: File) -> io::Result<u64> {
     let mut n = 0;
     for line in LineReader::new(BufReader::new(file)) {
         let counts = match &line?.text {
@@ -641,55 +666,6 @@ fn read_lines(reader: Box<dyn BufRead + Send>, first: u64) -> Receiver<io::Resul
         }
     });
     receive
-}
-
-/// The progress bar on stderr (only when stderr is a terminal): one line,
-/// rewritten in place at most ten times a second.
-struct Bar {
-    show: bool,
-    total: Option<u64>,
-    done: u64,
-    start: Instant,
-    /// When the line was last written; `None` when it is not on screen.
-    drawn: Option<Instant>,
-}
-
-impl Bar {
-    fn new(show: bool, total: Option<u64>) -> Bar {
-        Bar {
-            show,
-            total,
-            done: 0,
-            start: Instant::now(),
-            drawn: None,
-        }
-    }
-
-    /// Counts `n` more problems done and redraws when due.
-    fn draw(&mut self, n: u64) {
-        self.done += n;
-        if !self.show
-            || self
-                .drawn
-                .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
-        {
-            return;
-        }
-        let progress = BatchProgress {
-            done: self.done,
-            total: self.total,
-            elapsed: self.start.elapsed(),
-        };
-        let _ = write!(io::stderr(), "\r\x1b[2K{progress}");
-        self.drawn = Some(Instant::now());
-    }
-
-    /// Takes the line off the screen, so that other text can be written.
-    fn clear(&mut self) {
-        if self.drawn.take().is_some() {
-            let _ = write!(io::stderr(), "\r\x1b[2K");
-        }
-    }
 }
 
 /// Ctrl-C sets `interrupted`: the batch then stops the running searches,
