@@ -27,6 +27,7 @@ use tsume::batch::{self, BatchAnswer, BatchError, Watch};
 use tsume::core::{Position, SfenError, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
+use tsume::record::{Record, csa, ki2, kif};
 use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
 
 use super::record::{is_record_path, read_record, rest_to_defender};
@@ -68,10 +69,12 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 ///
 /// Output per problem: the board, the SFEN, the answer (`mate in N`, `no
 /// mate`, `unknown (time limit)`, ...), the mating line in USI and Japanese
-/// notation, nodes, time and nodes per second. With --json one JSON object
-/// per line instead (fields: line, sfen, result, length, moves, exact,
-/// at_least, at_most, nodes, millis, limit, error; see README.md). A
-/// summary goes to stderr at the end: solved, no mate, unknown, errors,
+/// notation, nodes, time and nodes per second. With --format json (or
+/// --json) one JSON object per line instead (fields: line, sfen, result,
+/// length, moves, exact, at_least, at_most, nodes, millis, limit, error; see
+/// docs/solve.md); with --format kif, ki2 or csa a record a shogi GUI
+/// opens (UTF-8); with --format usi a `position sfen ... moves ...` line.
+/// A summary goes to stderr at the end: solved, no mate, unknown, errors,
 /// nodes, search time, wall time, jobs.
 ///
 /// Ctrl-C stops the running searches, which are reported as `unknown
@@ -88,6 +91,7 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 ///   tsume solve --file problems/misc_small.tsv --time 10
 ///   tsume solve --file problems/tanuki_generated.tsv --jobs 2 --json > out.jsonl
 ///   tsume solve problems/kif/3te/1.kif
+///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1" --format kif > answer.kifu
 ///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G 1" --rest-to-defender
 ///   cut -f1 problems/tsumemi_samples.tsv | tsume solve - --json
 #[derive(clap::Args)]
@@ -132,8 +136,17 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::Checked(parse_seconds))]
     time: Option<Duration>,
 
-    /// One JSON object per problem and line, instead of the text report
-    #[arg(long)]
+    /// How each answer is written: text (the report), json (one object a
+    /// line), usi (`position sfen SFEN moves ...`, one line), kif, ki2 or
+    /// csa (a record a shogi GUI opens: the board, both hands, the answer's
+    /// line, 詰み; several problems give one record after another, CSA's
+    /// separated by `/` lines)
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = super::Checked(parse_format))]
+    format: Format,
+
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
     json: bool,
 
     /// Accept positions that break set limits but can be played (two pawns
@@ -177,6 +190,44 @@ pub struct Args {
 
 /// The most worker threads.
 const MAX_JOBS: u64 = 1024;
+
+/// How answers are written (`--format`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Usi,
+    Kif,
+    Ki2,
+    Csa,
+}
+
+impl Format {
+    const ALL: [(&'static str, Format); 6] = [
+        ("text", Format::Text),
+        ("json", Format::Json),
+        ("usi", Format::Usi),
+        ("kif", Format::Kif),
+        ("ki2", Format::Ki2),
+        ("csa", Format::Csa),
+    ];
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    let t = s.trim().to_ascii_lowercase();
+    Format::ALL
+        .iter()
+        .find(|(name, _)| *name == t)
+        .map(|&(_, f)| f)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+            format!(
+                "unknown format `{}` (expected {})",
+                input::quote(s),
+                names.join(", ")
+            )
+        })
+}
 
 /// The largest `--start-line`: with the lines of any file after it, line
 /// numbers stay below 2^53, exact in JSON (and far from overflowing).
@@ -397,8 +448,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         progress::Counter::new(total)
     };
     // With text results on a terminal the bar is taken off before each one.
-    let text_on_terminal = !args.json && io::stdout().is_terminal();
-    let json = args.json;
+    let format = if args.json { Format::Json } else { args.format };
+    let text_on_terminal = format != Format::Json && io::stdout().is_terminal();
+    let json = format == Format::Json;
+    let mut writer = Writer {
+        format,
+        records: 0,
+        bad: &mut bad,
+    };
     let summary = batch::solve_all(inputs, &options, &interrupted, |origin, answer| {
         if let Some(line) = &search_line {
             line.clear();
@@ -413,9 +470,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         };
         let written = if text_on_terminal || !json && !matches!(answer, BatchAnswer::Solved { .. })
         {
-            bar.suspend(|| report(out, origin, record, answer, json, &mut bad))
+            bar.suspend(|| writer.report(out, origin, record, answer))
         } else {
-            report(out, origin, record, answer, json, &mut bad)
+            writer.report(out, origin, record, answer)
         };
         if written.is_err() {
             give_up.store(true, Ordering::SeqCst);
@@ -471,52 +528,106 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes one problem's answer: the text report or a JSON record on `out`
-/// (a bad problem's text report goes to stderr).
-fn report(
-    out: &mut dyn Write,
-    origin: Origin,
-    record: Option<&str>,
-    answer: BatchAnswer<BadProblem>,
-    json: bool,
-    bad: &mut Bad,
-) -> Result<(), CliError> {
-    let problem = match answer {
-        BatchAnswer::Solved { position, result } => {
-            if json {
-                let mut r = json_result(origin, &position, &result);
+/// Writes the answers in the format asked for.
+struct Writer<'a> {
+    format: Format,
+    /// Records written so far (kif, ki2, csa: separated from the one
+    /// before).
+    records: u64,
+    bad: &'a mut Bad,
+}
+
+impl Writer<'_> {
+    /// Writes one problem's answer on `out`: the text report, a JSON
+    /// record, a USI position line or a game record (a bad problem is
+    /// reported on stderr, except in JSON, where it is a record of its
+    /// own).
+    fn report(
+        &mut self,
+        out: &mut dyn Write,
+        origin: Origin,
+        record: Option<&str>,
+        answer: BatchAnswer<BadProblem>,
+    ) -> Result<(), CliError> {
+        let problem = match answer {
+            BatchAnswer::Solved { position, result } => {
+                self.solved(out, origin, record, &position, &result)?;
+                None
+            }
+            BatchAnswer::Unreadable(problem) => Some(problem),
+            BatchAnswer::Unaskable { position, error } => Some(BadProblem {
+                origin,
+                text: position.to_string(),
+                message: error.to_string(),
+                column: None,
+            }),
+        };
+        if let Some(problem) = problem {
+            const SHOWN: usize = 10;
+            self.bad.count += 1;
+            if self.bad.shown.len() < SHOWN {
+                self.bad.shown.push(problem.origin.describe());
+            }
+            if self.format == Format::Json {
+                let mut r = json_error(&problem);
                 r.origin = record.map(str::to_string);
                 write_json(out, &r)?;
             } else {
-                write_report(out, origin, record, &position, &result)?;
+                report_error(&problem);
             }
-            None
         }
-        BatchAnswer::Unreadable(problem) => Some(problem),
-        BatchAnswer::Unaskable { position, error } => Some(BadProblem {
-            origin,
-            text: position.to_string(),
-            message: error.to_string(),
-            column: None,
-        }),
-    };
-    if let Some(problem) = problem {
-        const SHOWN: usize = 10;
-        bad.count += 1;
-        if bad.shown.len() < SHOWN {
-            bad.shown.push(problem.origin.describe());
-        }
-        if json {
-            let mut r = json_error(&problem);
-            r.origin = record.map(str::to_string);
-            write_json(out, &r)?;
-        } else {
-            report_error(&problem);
-        }
+        // Results appear as they come, also through a pipe.
+        out.flush()?;
+        Ok(())
     }
-    // Results appear as they come, also through a pipe.
-    out.flush()?;
-    Ok(())
+
+    fn solved(
+        &mut self,
+        out: &mut dyn Write,
+        origin: Origin,
+        record: Option<&str>,
+        position: &Position,
+        result: &SolveResult,
+    ) -> Result<(), CliError> {
+        let game = || Record::of_answer(position, result);
+        let text = match self.format {
+            Format::Json => {
+                let mut r = json_result(origin, position, result);
+                r.origin = record.map(str::to_string);
+                return write_json(out, &r);
+            }
+            Format::Text => {
+                write_report(out, origin, record, position, result)?;
+                return Ok(());
+            }
+            Format::Usi => {
+                let mut line = format!("position sfen {position}");
+                if let Outcome::Mate { moves } = &result.outcome {
+                    line.push_str(" moves");
+                    for m in moves {
+                        line.push_str(&format!(" {m}"));
+                    }
+                }
+                writeln!(out, "{line}")?;
+                return Ok(());
+            }
+            // UTF-8, which the first line says (the `.kifu` convention).
+            Format::Kif => format!("#KIF version=2.0 encoding=UTF-8\n{}", kif::write(&game())),
+            Format::Ki2 => format!("#KI2 version=2.0 encoding=UTF-8\n{}", ki2::write(&game())),
+            Format::Csa => csa::write(&game()),
+        };
+        if self.records > 0 {
+            // CSA's separator of records in a file; a blank line for KIF.
+            out.write_all(if self.format == Format::Csa {
+                b"/\n"
+            } else {
+                b"\n"
+            })?;
+        }
+        out.write_all(text.as_bytes())?;
+        self.records += 1;
+        Ok(())
+    }
 }
 
 /// The number of problem lines in `file` (neither blank nor a comment;
