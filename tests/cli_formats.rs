@@ -1,7 +1,7 @@
 //! `tsume solve --format`: each answer written as text, JSON, a USI
 //! position line, or a KIF / KI2 / CSA record, and read back with the
 //! crate's own readers (the cross-check with cshogi's parsers is
-//! tests/python/test_records.py, run by `.ci/run`).
+//! python/tests/test_records.py, run by `.ci/run`).
 
 use std::process::{Command, Output, Stdio};
 
