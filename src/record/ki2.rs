@@ -15,7 +15,7 @@
 //! 寄, 直, 打) where two pieces could make them. The closing `まで` line
 //! gives the end: 詰み, 中断, 千日手, 持将棋, ..., and `...の勝ち` for a
 //! resignation. Comments (`*`) are kept; 変化 branches are not read.
-//! [`write`] writes a record back.
+//! [`write()`] writes a record back.
 //!
 //! ```
 //! use tsume::record::{Termination, ki2};
