@@ -541,6 +541,8 @@ fn a_bar_of_positions_then_candidates_on_a_terminal() {
         screen.contains("/7 ") && screen.contains("(positions searched for a mate)"),
         "{screen:?}"
     );
-    assert!(screen.contains("(candidates judged)"), "{screen:?}");
+    // The candidates' stage may be over before the next redraw (ten a
+    // second at most): cutting_from_games_tells_how_far_it_has_gone checks
+    // that it is reported.
     assert!(screen.contains("\r\x1b[2Ksummary: 2 puzzles"), "{screen:?}");
 }
