@@ -57,7 +57,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::Position;
-use crate::solver::{Outcome, SolveError, SolveOptions, SolveResult, Solver, TableTooLarge};
+use crate::solver::{
+    Outcome, SearchProgress, SolveError, SolveOptions, SolveResult, Solver, TableTooLarge,
+};
 
 /// How many problems per worker may be read ahead of the first one not yet
 /// handed back (they wait in the queue or in the reorder buffer).
@@ -78,6 +80,28 @@ pub struct BatchOptions {
     /// What each problem is asked (a time or node limit applies to each
     /// one).
     pub solve: SolveOptions,
+    /// Where the batch shows each worker's search counters once it has
+    /// made its solvers, for a progress display (`None`: nowhere).
+    pub watch: Option<Arc<Watch>>,
+}
+
+/// Each worker's search counters while a batch runs (see
+/// [`BatchOptions::watch`]): nodes, table fill and what the running
+/// [`Solver::solve`] knows of its answer ([`SearchProgress`]).
+#[derive(Debug, Default)]
+pub struct Watch {
+    workers: Mutex<Vec<Arc<SearchProgress>>>,
+}
+
+impl Watch {
+    /// The counters of each worker (none before the batch has made its
+    /// solvers).
+    pub fn workers(&self) -> Vec<Arc<SearchProgress>> {
+        self.workers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
 }
 
 impl Default for BatchOptions {
@@ -91,6 +115,7 @@ impl Default for BatchOptions {
             hash_mb: default_hash_mb(jobs),
             hash_fallback: true,
             solve: SolveOptions::default(),
+            watch: None,
         }
     }
 }
@@ -337,6 +362,12 @@ where
         })
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
+    if let Some(watch) = &options.watch {
+        *watch.workers.lock().unwrap_or_else(|e| e.into_inner()) = solvers
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).progress())
+            .collect();
+    }
     let flags: Vec<Arc<AtomicBool>> = solvers
         .iter()
         .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).stop_flag())
@@ -560,6 +591,7 @@ mod tests {
             hash_mb: 1,
             hash_fallback: false,
             solve: SolveOptions::default(),
+            watch: None,
         };
         let mut seen = Vec::new();
         let summary = solve_all(inputs(n), &options, &AtomicBool::new(false), |i, a| {
@@ -606,6 +638,7 @@ mod tests {
             hash_mb: 1,
             hash_fallback: false,
             solve: SolveOptions::default(),
+            watch: None,
         };
         let mut calls = 0;
         let r = solve_all(inputs(500), &options, &AtomicBool::new(false), |i, _| {
@@ -630,6 +663,7 @@ mod tests {
             hash_mb: 4,
             hash_fallback: false,
             solve: SolveOptions::default(),
+            watch: None,
         };
         let stop = AtomicBool::new(false);
         let started = Instant::now();
@@ -683,6 +717,7 @@ mod tests {
             hash_mb: 4,
             hash_fallback: false,
             solve: SolveOptions::default().nodes(300_000),
+            watch: None,
         };
         let mut ahead = Vec::new();
         let summary = solve_all(problems, &options, &AtomicBool::new(false), |i, _| {

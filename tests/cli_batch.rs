@@ -315,3 +315,42 @@ fn results_stream_while_stdin_is_open() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(receive.recv_timeout(Duration::from_secs(5)).is_err());
 }
+
+#[test]
+fn one_long_search_shows_its_status_on_a_terminal() {
+    // 将棋無双 第50番 (21 plies): the first proof's line, then the answer.
+    let musou_050 = "9/4nR2g/9/7P+b/4p1s1P/6Bk1/6L+l1/9/6P1+R b 3S3g3n2l14p 1";
+    let musou = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/problems/musou.tsv"))
+        .unwrap();
+    assert!(
+        musou
+            .lines()
+            .any(|l| l.starts_with(musou_050) && l.contains("musou-050"))
+    );
+    let command = format!(
+        "{} solve --hash 64 --nodes 1500000 '{musou_050}' > /dev/null",
+        env!("CARGO_BIN_EXE_tsume")
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs");
+    let screen = text(&out.stdout);
+    assert!(screen.contains("elapsed 0:0"), "{screen:?}");
+    assert!(screen.contains(" nodes, "), "{screen:?}");
+    assert!(screen.contains(" nps, table "), "{screen:?}");
+    // Once the first proof is found: its line, and the bound it gives
+    // (then the bounds from below as the answer is read; the status is
+    // drawn five times a second, so which of them show depends on the
+    // machine's speed).
+    assert!(screen.contains(", line "), "{screen:?}");
+    assert!(
+        screen.contains(", answer at most ") || screen.contains(" to "),
+        "{screen:?}"
+    );
+    // Taken off the screen at the end; nothing drawn through a pipe.
+    assert!(screen.ends_with("\r\x1b[2K"), "{screen:?}");
+    let out = solve(&["--nodes", "200000", musou_050]);
+    assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
+}

@@ -7,7 +7,9 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use tsume::core::{Color, Move, PieceKind, Position};
-use tsume::generate::games::{FromConfig, puzzles_from_games, read_games};
+use tsume::generate::games::{
+    FromConfig, FromStep, puzzles_from_games, puzzles_from_games_with, read_games,
+};
 use tsume::generate::tags::tags;
 use tsume::generate::{Config, Generator, Origin, Puzzle};
 use tsume::solver::{Outcome, SolveOptions, Solver};
@@ -603,4 +605,138 @@ fn stats_mirrors_exclusion_and_related_puzzles() {
     let squares: std::collections::HashSet<_> = dropped.iter().map(king).collect();
     assert_eq!(squares.len(), dropped.len());
     assert!(dropped.iter().all(|v| v.get("related_to").is_none()));
+}
+
+#[test]
+fn fewer_puzzles_than_asked_is_an_error_after_writing_them() {
+    // One candidate cannot give ten puzzles: what it found is written, and
+    // the exit code says the count was not reached.
+    let out = tsume(
+        &[
+            "generate",
+            "--plies",
+            "1",
+            "--count",
+            "10",
+            "--seed",
+            "3",
+            "--max-candidates",
+            "1",
+        ],
+        None,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let found = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert!(found < 10, "{found}");
+    assert!(err.contains(&format!("summary: {found} puzzles")), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: only {found} of the 10 puzzles asked for were found within 1 candidate"
+        )),
+        "{err}"
+    );
+    // Enough candidates: exit code 0.
+    let out = tsume(
+        &["generate", "--plies", "1", "--count", "2", "--seed", "3"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn jobs_default_to_one_per_core() {
+    let help = tsume(&["generate", "--help"], None);
+    let text = String::from_utf8_lossy(&help.stdout);
+    // The --jobs entry, up to the next option.
+    let jobs = text
+        .split("--jobs <J>")
+        .nth(1)
+        .and_then(|rest| rest.split("\n      --").next())
+        .unwrap_or_else(|| panic!("no --jobs in {text}"));
+    assert!(jobs.contains("[default: one per core]"), "{jobs}");
+    assert!(!jobs.contains("[default: 1]"), "{jobs}");
+}
+
+#[test]
+fn a_bar_of_puzzles_on_a_terminal() {
+    // `script` runs the command on a pseudo-terminal.
+    let command = format!(
+        "{} generate --plies 1 --count 3 --seed 5 > /dev/null",
+        env!("CARGO_BIN_EXE_tsume")
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(screen.contains("] 1/3 33% "), "{screen:?}");
+    assert!(screen.contains(" candidates)"), "{screen:?}");
+    assert!(screen.contains("\r\x1b[2Ksummary: 3 puzzles"), "{screen:?}");
+}
+
+#[test]
+fn cutting_from_games_tells_how_far_it_has_gone() {
+    let text = format!("{GAME}\nstartpos moves 7g7f 3c3d 8h2b+\n");
+    let games = read_games(text.as_bytes()).unwrap();
+    let config = FromConfig {
+        min_plies: 1,
+        max_plies: 5,
+        jobs: 2,
+        ..FromConfig::default()
+    };
+    let steps = std::sync::Mutex::new(Vec::new());
+    let puzzles =
+        puzzles_from_games_with(&games, &config, &|step| steps.lock().unwrap().push(step)).unwrap();
+    assert_eq!(puzzles, puzzles_from_games(&games, &config).unwrap());
+    let steps = steps.into_inner().unwrap();
+    // The stages in order, each followed by one step per item.
+    let starts: Vec<(usize, FromStep)> = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s != FromStep::Done)
+        .map(|(i, s)| (i, *s))
+        .collect();
+    let [
+        (0, FromStep::Positions(positions)),
+        (i, FromStep::Candidates(candidates)),
+    ] = starts[..]
+    else {
+        panic!("{steps:?}");
+    };
+    // Three positions in the first game (the start, after each move), four
+    // in the second.
+    assert_eq!(positions, 7, "{steps:?}");
+    assert_eq!(i, positions + 1, "{steps:?}");
+    assert!(candidates >= puzzles.len() && candidates > 0, "{steps:?}");
+    assert_eq!(steps.len(), 2 + positions + candidates, "{steps:?}");
+}
+
+#[test]
+fn a_bar_of_positions_then_candidates_on_a_terminal() {
+    let text = format!("{GAME}\nstartpos moves 7g7f 3c3d 8h2b+\n");
+    let path = temp_file("games-bar.txt", text.as_bytes());
+    let command = format!(
+        "{} generate --from {path} --min-plies 1 --max-plies 5 > /dev/null",
+        env!("CARGO_BIN_EXE_tsume")
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        screen.contains("/7 ") && screen.contains("(positions searched for a mate)"),
+        "{screen:?}"
+    );
+    // The candidates' stage may be over before the next redraw (ten a
+    // second at most): cutting_from_games_tells_how_far_it_has_gone checks
+    // that it is reported.
+    assert!(screen.contains("\r\x1b[2Ksummary: 2 puzzles"), "{screen:?}");
 }

@@ -202,6 +202,27 @@ fn kif_write_then_read_gives_the_same_record() {
 }
 
 #[test]
+fn ki2_write_then_read_gives_the_same_record() {
+    let mut records: Vec<Record> = all_kif_records().into_iter().map(|(_, r)| r).collect();
+    records.extend(game_records());
+    let mut marks = 0;
+    for r in &records {
+        let text = ki2::write(r);
+        let back = ki2::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        // The header, diagram, moves, comments and the `まで` line's end.
+        assert_eq!(back, *r, "{text}");
+        marks += text.matches(['右', '左', '上', '引', '寄', '直']).count();
+        // Six moves a line at most.
+        for line in text.lines().filter(|l| l.starts_with(['▲', '△'])) {
+            assert!(line.matches(['▲', '△']).count() <= 6, "{line}");
+        }
+    }
+    assert!(marks >= 5, "{marks} moves with marks");
+    let text = ki2::write(&game_records()[5]);
+    assert!(text.contains("後手番"), "{text}");
+}
+
+#[test]
 fn csa_write_then_read_gives_the_same_record() {
     let mut records: Vec<Record> = all_kif_records().into_iter().map(|(_, r)| r).collect();
     records.extend(game_records());

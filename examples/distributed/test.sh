@@ -16,8 +16,10 @@ fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 "$venv/bin/python" -c 'import dask.distributed' # fails loudly without Dask
 
-cargo build --release --quiet
-tsume="${CARGO_TARGET_DIR:-target}/release/tsume"
+# The test suite's build (.ci/run has just made it with `cargo test
+# --profile ci`): as fast as release, and no second build of the crate.
+cargo build --profile ci --quiet
+tsume="${CARGO_TARGET_DIR:-target}/ci/tsume"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -2,17 +2,19 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::time::Instant;
 
 use serde::Serialize;
 use tsume::core::Position;
-use tsume::generate::games::{FromConfig, ReadError, puzzles_from_games, read_game};
+use tsume::generate::games::{FromConfig, FromStep, ReadError, puzzles_from_games_with, read_game};
 use tsume::generate::variety::{Related, Stats, canonical_key};
 use tsume::generate::{Config, Generator, MAX_PLIES, Origin, Puzzle};
 use tsume::input::{LineError, LineReader};
 
-use super::CliError;
+use tsume::batch;
+
+use super::{CliError, progress};
 
 /// Generate mate problems with a unique solution (training puzzles).
 ///
@@ -35,8 +37,13 @@ use super::CliError;
 /// name` (the format of problems/*.tsv, readable by `tsume solve --file`
 /// and `tsume verify --file`), or with --json one JSON object a line (sfen,
 /// plies, solution_usi, solution_japanese, nodes, checks, defences, score,
-/// tags, and seed/index or line/ply/cut; see README.md). A summary goes to
-/// stderr.
+/// tags, and seed/index or line/ply/cut; see docs/generate.md). A summary
+/// goes to stderr.
+///
+/// Candidates are tried on --jobs threads (default: one per core). Exit
+/// code 0 when --count puzzles were written, 3 when fewer were found (within
+/// --max-candidates, or in the games of --from with --count given), 2 for
+/// bad input.
 ///
 /// Examples:
 ///
@@ -61,8 +68,9 @@ pub struct Args {
           value_parser = super::whole(0, u64::MAX))]
     seed: u64,
 
-    /// Threads (the puzzles do not depend on it)
-    #[arg(long, value_name = "J", default_value_t = 1, allow_negative_numbers = true,
+    /// Threads (the puzzles do not depend on it) [default: one per core]
+    #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
+          hide_default_value = true, allow_negative_numbers = true,
           value_parser = super::whole(1, 256))]
     jobs: u64,
 
@@ -317,9 +325,20 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
         stats: Stats::default(),
         written: 0,
     };
-    match &args.from {
-        Some(path) => from_games(args, path, jobs, &exclude, &mut sink)?,
-        None => made_up(args, jobs, &exclude, &mut sink)?,
+    // What was asked for: --count (10 made up; all found from games).
+    let (wanted, within) = match &args.from {
+        Some(path) => {
+            from_games(args, path, jobs, &exclude, &mut sink)?;
+            (args.count, String::new())
+        }
+        None => {
+            let candidates = made_up(args, jobs, &exclude, &mut sink)?;
+            let s = if candidates == 1 { "" } else { "s" };
+            (
+                Some(args.count.unwrap_or(10)),
+                format!(" within {candidates} candidate{s}"),
+            )
+        }
     };
     let written = sink.written;
     sink.out.flush()?;
@@ -334,15 +353,21 @@ pub fn run(args: &Args, stdout: &mut dyn Write) -> Result<(), CliError> {
         "summary: {written} puzzles in {secs:.1} s ({:.1} per minute)",
         written as f64 * 60.0 / secs.max(1e-9)
     );
-    Ok(())
+    match wanted {
+        Some(wanted) if (written as u64) < wanted => Err(CliError::Incomplete(format!(
+            "only {written} of the {wanted} puzzles asked for were found{within}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
+/// Writes up to `--count` made-up puzzles; returns the candidates tried.
 fn made_up(
     args: &Args,
     jobs: usize,
     exclude: &[Position],
     sink: &mut Sink,
-) -> Result<(), CliError> {
+) -> Result<u64, CliError> {
     let config = Config {
         plies: args.plies as u32,
         seed: args.seed,
@@ -355,38 +380,24 @@ fn made_up(
     for pos in exclude {
         generator.exclude(pos);
     }
-    let progress = io::stderr().is_terminal();
     let count = args
         .count
         .map_or(10, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let bar = progress::Counter::new(Some(count as u64));
     let mut written = 0;
     while written < count {
         let Some(p) = generator.next() else { break };
-        if !sink.put(&p)? {
+        if !bar.suspend(|| sink.put(&p))? {
             continue;
         }
         // Each puzzle as it comes, for long runs.
         sink.out.flush()?;
         written += 1;
-        if progress {
-            let _ = write!(
-                io::stderr(),
-                "\r{written}/{count} puzzles, {} candidates",
-                generator.candidates()
-            );
-        }
+        bar.set_note(format!("{} candidates", generator.candidates()));
+        bar.inc();
     }
-    if progress {
-        let _ = writeln!(io::stderr());
-    }
-    if written < count {
-        let _ = writeln!(
-            io::stderr(),
-            "only {written} puzzles within {} candidates",
-            generator.candidates()
-        );
-    }
-    Ok(())
+    bar.clear();
+    Ok(generator.candidates())
 }
 
 fn from_games(
@@ -443,8 +454,15 @@ fn from_games(
         nodes: args.nodes.unwrap_or(FromConfig::default().nodes),
         jobs,
     };
-    let puzzles =
-        puzzles_from_games(&games, &config).map_err(|e| CliError::Input(e.to_string()))?;
+    // A bar of the positions searched, then of the candidates judged.
+    let bar = progress::Counter::new(None);
+    let puzzles = puzzles_from_games_with(&games, &config, &|step| match step {
+        FromStep::Positions(n) => bar.restart(n as u64, "positions searched for a mate"),
+        FromStep::Candidates(n) => bar.restart(n as u64, "candidates judged"),
+        FromStep::Done => bar.inc(),
+    });
+    bar.clear();
+    let puzzles = puzzles.map_err(|e| CliError::Input(e.to_string()))?;
     let skip: HashSet<u64> = exclude.iter().map(canonical_key).collect();
     let mut seen = HashSet::new();
     let count = args

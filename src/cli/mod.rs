@@ -3,14 +3,15 @@
 //!
 //! Exit codes: 0 on success (and for `--help` / `--version`), 2 for bad
 //! input (unknown option, malformed SFEN or move, ...), 1 when writing the
-//! output fails, 3 when `verify` finds a problem unsound, 130 when `solve`
-//! is stopped by Ctrl-C. Nothing here panics
-//! on user input.
+//! output fails, 3 when `verify` finds a problem unsound or `generate`
+//! finds fewer puzzles than asked for, 130 when `solve` is stopped by
+//! Ctrl-C. Nothing here panics on user input.
 
 mod game;
 mod generate;
 mod moves;
 mod perft;
+mod progress;
 mod record;
 mod solve;
 mod usi;
@@ -59,6 +60,9 @@ pub enum CliError {
     Io(io::Error),
     /// Stopped by Ctrl-C; what was done has been reported.
     Interrupted,
+    /// The work ran to its end but gave less than asked for (`generate`
+    /// found fewer puzzles than `--count`); what was found is written.
+    Incomplete(String),
 }
 
 impl From<io::Error> for CliError {
@@ -70,12 +74,17 @@ impl From<io::Error> for CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(msg) => f.write_str(msg),
+            CliError::Input(msg) | CliError::Incomplete(msg) => f.write_str(msg),
             CliError::Io(e) => write!(f, "cannot write the output: {e}"),
             CliError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
+
+/// Exit code when the work gave less than asked for
+/// ([`CliError::Incomplete`]); the same as `verify`'s for an unsound
+/// problem: done, but not what was hoped for.
+pub const INCOMPLETE_EXIT: u8 = 3;
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
@@ -126,6 +135,7 @@ pub fn main() -> ExitCode {
             ExitCode::from(match e {
                 CliError::Input(_) => 2,
                 CliError::Io(_) => 1,
+                CliError::Incomplete(_) => INCOMPLETE_EXIT,
                 CliError::Interrupted => solve::INTERRUPTED_EXIT,
             })
         }

@@ -9,27 +9,29 @@
 //! the exit code is then 2. Ctrl-C stops the running searches, which report
 //! `unknown (stopped)`; the problems not started are skipped, the summary is
 //! printed, and the exit code is 130. A second Ctrl-C exits at once. When
-//! stderr is a terminal, a progress bar (done/total, rate, ETA) is drawn
-//! there.
+//! stderr is a terminal, progress is drawn there (see [`super::progress`]):
+//! for several problems a bar (done/total, rate, ETA), for one the status
+//! of its search.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
 use serde::Serialize;
-use tsume::batch::{self, BatchAnswer, BatchError, BatchProgress};
+use tsume::batch::{self, BatchAnswer, BatchError, Watch};
 use tsume::core::{Position, UsiPositionError};
 use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
 use tsume::record::notation::japanese_line;
+use tsume::record::{Record, csa, ki2, kif};
 use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
 
-use super::CliError;
 use super::record::{is_record_path, read_record, rest_to_defender};
+use super::{CliError, progress};
 
 /// Exit code after Ctrl-C (128 + SIGINT, as shells report it).
 pub const INTERRUPTED_EXIT: u8 = 130;
@@ -60,14 +62,19 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// core), each with its own table of at most --hash MB; the results are written in
 /// input order, the same whatever --jobs (each problem starts from an empty
 /// table). When stderr is a terminal a progress bar shows problems done (of
-/// the file's total), the rate and the time left.
+/// the file's total), the rate and the time left; for a single problem, a
+/// status line shows the time, nodes, nodes per second, the table's fill,
+/// the length of the mating line found and the bounds proven on the
+/// answer's length.
 ///
 /// Output per problem: the board, the SFEN, the answer (`mate in N`, `no
 /// mate`, `unknown (time limit)`, ...), the mating line in USI and Japanese
-/// notation, nodes, time and nodes per second. With --json one JSON object
-/// per line instead (fields: line, sfen, result, length, moves, exact,
-/// at_least, at_most, nodes, millis, limit, error; see README.md). A
-/// summary goes to stderr at the end: solved, no mate, unknown, errors,
+/// notation, nodes, time and nodes per second. With --format json (or
+/// --json) one JSON object per line instead (fields: line, sfen, result,
+/// length, moves, exact, at_least, at_most, nodes, millis, limit, error; see
+/// docs/solve.md); with --format kif, ki2 or csa a record a shogi GUI
+/// opens (UTF-8); with --format usi a `position sfen ... moves ...` line.
+/// A summary goes to stderr at the end: solved, no mate, unknown, errors,
 /// nodes, search time, wall time, jobs.
 ///
 /// Ctrl-C stops the running searches, which are reported as `unknown
@@ -84,6 +91,7 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 ///   tsume solve --file problems/misc_small.tsv --time 10
 ///   tsume solve --file problems/tanuki_generated.tsv --jobs 2 --json > out.jsonl
 ///   tsume solve problems/kif/3te/1.kif
+///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1" --format kif > answer.kifu
 ///   tsume solve "4k4/9/4P4/9/9/9/9/9/9 b G 1" --rest-to-defender
 ///   cut -f1 problems/tsumemi_samples.tsv | tsume solve - --json
 #[derive(clap::Args)]
@@ -128,8 +136,17 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = super::Checked(parse_seconds))]
     time: Option<Duration>,
 
-    /// One JSON object per problem and line, instead of the text report
-    #[arg(long)]
+    /// How each answer is written: text (the report), json (one object a
+    /// line), usi (`position sfen SFEN moves ...`, one line), kif, ki2 or
+    /// csa (a record a shogi GUI opens: the board, both hands, the answer's
+    /// line, 詰み; several problems give one record after another, CSA's
+    /// separated by `/` lines)
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = super::Checked(parse_format))]
+    format: Format,
+
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
     json: bool,
 
     /// Accept positions that break set limits but can be played (two pawns
@@ -173,6 +190,44 @@ pub struct Args {
 
 /// The most worker threads.
 const MAX_JOBS: u64 = 1024;
+
+/// How answers are written (`--format`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Usi,
+    Kif,
+    Ki2,
+    Csa,
+}
+
+impl Format {
+    const ALL: [(&'static str, Format); 6] = [
+        ("text", Format::Text),
+        ("json", Format::Json),
+        ("usi", Format::Usi),
+        ("kif", Format::Kif),
+        ("ki2", Format::Ki2),
+        ("csa", Format::Csa),
+    ];
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    let t = s.trim().to_ascii_lowercase();
+    Format::ALL
+        .iter()
+        .find(|(name, _)| *name == t)
+        .map(|&(_, f)| f)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
+            format!(
+                "unknown format `{}` (expected {})",
+                input::quote(s),
+                names.join(", ")
+            )
+        })
+}
 
 /// The largest `--start-line`: with the lines of any file after it, line
 /// numbers stay below 2^53, exact in JSON (and far from overflowing).
@@ -330,7 +385,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     install_interrupt_handler(interrupted.clone());
 
     let jobs = usize::try_from(args.jobs).unwrap_or(1);
-    let options = batch::BatchOptions {
+    let mut options = batch::BatchOptions {
         // No more workers than problems when they are all known.
         jobs: if file.is_none() {
             jobs.min(arg_problems.len())
@@ -356,6 +411,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             defender_to_move: args.defender,
             tsume_answer: !args.first_line,
         },
+        watch: None,
     };
     // Set when the output fails, so that the input stops waiting for lines.
     let give_up = AtomicBool::new(false);
@@ -378,13 +434,31 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         read_error: &read_error,
     };
     let mut bad = Bad::default();
-    let mut bar = Bar::new(show_progress, total);
-    // With text results on a terminal the bar is cleared before each one.
-    let text_on_terminal = !args.json && io::stdout().is_terminal();
-    let json = args.json;
+    // One problem: a status line of its search; several: a bar of those
+    // done.
+    let single = file.is_none() && arg_problems.len() == 1;
+    let search_line = (single && show_progress).then(|| {
+        let watch = Arc::new(Watch::default());
+        options.watch = Some(watch.clone());
+        progress::SearchLine::start(watch)
+    });
+    let bar = if single {
+        progress::Counter::hidden()
+    } else {
+        progress::Counter::new(total)
+    };
+    // With text results on a terminal the bar is taken off before each one.
+    let format = if args.json { Format::Json } else { args.format };
+    let text_on_terminal = format != Format::Json && io::stdout().is_terminal();
+    let json = format == Format::Json;
+    let mut writer = Writer {
+        format,
+        records: 0,
+        bad: &mut bad,
+    };
     let summary = batch::solve_all(inputs, &options, &interrupted, |origin, answer| {
-        if text_on_terminal || !json && !matches!(answer, BatchAnswer::Solved { .. }) {
-            bar.clear();
+        if let Some(line) = &search_line {
+            line.clear();
         }
         // A record file's results say which file they are for.
         let record = match origin {
@@ -394,14 +468,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 .filter(|t| is_record_path(t)),
             Origin::Line(_) => None,
         };
-        let written = report(out, origin, record, answer, json, &mut bad);
+        let written = if text_on_terminal || !json && !matches!(answer, BatchAnswer::Solved { .. })
+        {
+            bar.suspend(|| writer.report(out, origin, record, answer))
+        } else {
+            writer.report(out, origin, record, answer)
+        };
         if written.is_err() {
             give_up.store(true, Ordering::SeqCst);
         }
         written?;
-        bar.draw(1);
+        bar.inc();
         Ok::<(), CliError>(())
     });
+    if let Some(line) = &search_line {
+        line.clear();
+    }
     bar.clear();
     let summary = match summary {
         Ok(summary) => summary,
@@ -446,57 +528,111 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes one problem's answer: the text report or a JSON record on `out`
-/// (a bad problem's text report goes to stderr).
-fn report(
-    out: &mut dyn Write,
-    origin: Origin,
-    record: Option<&str>,
-    answer: BatchAnswer<BadProblem>,
-    json: bool,
-    bad: &mut Bad,
-) -> Result<(), CliError> {
-    let problem = match answer {
-        BatchAnswer::Solved { position, result } => {
-            if json {
-                let mut r = json_result(origin, &position, &result);
+/// Writes the answers in the format asked for.
+struct Writer<'a> {
+    format: Format,
+    /// Records written so far (kif, ki2, csa: separated from the one
+    /// before).
+    records: u64,
+    bad: &'a mut Bad,
+}
+
+impl Writer<'_> {
+    /// Writes one problem's answer on `out`: the text report, a JSON
+    /// record, a USI position line or a game record (a bad problem is
+    /// reported on stderr, except in JSON, where it is a record of its
+    /// own).
+    fn report(
+        &mut self,
+        out: &mut dyn Write,
+        origin: Origin,
+        record: Option<&str>,
+        answer: BatchAnswer<BadProblem>,
+    ) -> Result<(), CliError> {
+        let problem = match answer {
+            BatchAnswer::Solved { position, result } => {
+                self.solved(out, origin, record, &position, &result)?;
+                None
+            }
+            BatchAnswer::Unreadable(problem) => Some(problem),
+            BatchAnswer::Unaskable { position, error } => Some(BadProblem {
+                origin,
+                text: position.to_string(),
+                message: error.to_string(),
+                column: None,
+            }),
+        };
+        if let Some(problem) = problem {
+            const SHOWN: usize = 10;
+            self.bad.count += 1;
+            if self.bad.shown.len() < SHOWN {
+                self.bad.shown.push(problem.origin.describe());
+            }
+            if self.format == Format::Json {
+                let mut r = json_error(&problem);
                 r.origin = record.map(str::to_string);
                 write_json(out, &r)?;
             } else {
-                write_report(out, origin, record, &position, &result)?;
+                report_error(&problem);
             }
-            None
         }
-        BatchAnswer::Unreadable(problem) => Some(problem),
-        BatchAnswer::Unaskable { position, error } => Some(BadProblem {
-            origin,
-            text: position.to_string(),
-            message: error.to_string(),
-            column: None,
-        }),
-    };
-    if let Some(problem) = problem {
-        const SHOWN: usize = 10;
-        bad.count += 1;
-        if bad.shown.len() < SHOWN {
-            bad.shown.push(problem.origin.describe());
-        }
-        if json {
-            let mut r = json_error(&problem);
-            r.origin = record.map(str::to_string);
-            write_json(out, &r)?;
-        } else {
-            report_error(&problem);
-        }
+        // Results appear as they come, also through a pipe.
+        out.flush()?;
+        Ok(())
     }
-    // Results appear as they come, also through a pipe.
-    out.flush()?;
-    Ok(())
+
+    fn solved(
+        &mut self,
+        out: &mut dyn Write,
+        origin: Origin,
+        record: Option<&str>,
+        position: &Position,
+        result: &SolveResult,
+    ) -> Result<(), CliError> {
+        let game = || Record::of_answer(position, result);
+        let text = match self.format {
+            Format::Json => {
+                let mut r = json_result(origin, position, result);
+                r.origin = record.map(str::to_string);
+                return write_json(out, &r);
+            }
+            Format::Text => {
+                write_report(out, origin, record, position, result)?;
+                return Ok(());
+            }
+            Format::Usi => {
+                let mut line = format!("position sfen {position}");
+                if let Outcome::Mate { moves } = &result.outcome {
+                    line.push_str(" moves");
+                    for m in moves {
+                        line.push_str(&format!(" {m}"));
+                    }
+                }
+                writeln!(out, "{line}")?;
+                return Ok(());
+            }
+            // UTF-8, which the first line says (the `.kifu` convention).
+            Format::Kif => format!("#KIF version=2.0 encoding=UTF-8\n{}", kif::write(&game())),
+            Format::Ki2 => format!("#KI2 version=2.0 encoding=UTF-8\n{}", ki2::write(&game())),
+            Format::Csa => csa::write(&game()),
+        };
+        if self.records > 0 {
+            // CSA's separator of records in a file; a blank line for KIF.
+            out.write_all(if self.format == Format::Csa {
+                b"/\n"
+            } else {
+                b"\n"
+            })?;
+        }
+        out.write_all(text.as_bytes())?;
+        self.records += 1;
+        Ok(())
+    }
 }
 
 /// The number of problem lines in `file` (neither blank nor a comment;
 /// lines that cannot be read count, as they are reported).
-fn count_problems(file: File) -> io::Result<u64> {
+pub fn count_problems(file: File) -> io::Result<u64> {
     let mut n = 0;
     for line in LineReader::new(BufReader::new(file)) {
         let counts = match &line?.text {
@@ -641,55 +777,6 @@ fn read_lines(reader: Box<dyn BufRead + Send>, first: u64) -> Receiver<io::Resul
         }
     });
     receive
-}
-
-/// The progress bar on stderr (only when stderr is a terminal): one line,
-/// rewritten in place at most ten times a second.
-struct Bar {
-    show: bool,
-    total: Option<u64>,
-    done: u64,
-    start: Instant,
-    /// When the line was last written; `None` when it is not on screen.
-    drawn: Option<Instant>,
-}
-
-impl Bar {
-    fn new(show: bool, total: Option<u64>) -> Bar {
-        Bar {
-            show,
-            total,
-            done: 0,
-            start: Instant::now(),
-            drawn: None,
-        }
-    }
-
-    /// Counts `n` more problems done and redraws when due.
-    fn draw(&mut self, n: u64) {
-        self.done += n;
-        if !self.show
-            || self
-                .drawn
-                .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
-        {
-            return;
-        }
-        let progress = BatchProgress {
-            done: self.done,
-            total: self.total,
-            elapsed: self.start.elapsed(),
-        };
-        let _ = write!(io::stderr(), "\r\x1b[2K{progress}");
-        self.drawn = Some(Instant::now());
-    }
-
-    /// Takes the line off the screen, so that other text can be written.
-    fn clear(&mut self) {
-        if self.drawn.take().is_some() {
-            let _ = write!(io::stderr(), "\r\x1b[2K");
-        }
-    }
 }
 
 /// Ctrl-C sets `interrupted`: the batch then stops the running searches,

@@ -1,7 +1,7 @@
 //! `tsume verify`: is a composed problem sound?
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -19,7 +19,7 @@ use tsume::verify::{
 };
 
 use super::record::{is_record_path, read_record, rest_to_defender};
-use super::{CliError, read_position};
+use super::{CliError, progress, read_position};
 
 /// Checks composed problems: unique solution, no shorter mate, no pieces
 /// left, side lines; reports each finding with its move number.
@@ -244,6 +244,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         ));
     }
     let several = problems.len() > 1 || file.is_some();
+    let arg_count = problems.len() as u64;
     let name = match file {
         Some("-") => "stdin",
         Some(f) => f,
@@ -278,7 +279,21 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         // an error.
         hash_fallback: args.hash.is_none(),
         solve: Default::default(),
+        watch: None,
     };
+    // A bar of the problems done, with the file's total counted first (not
+    // for stdin).
+    let bar = match file {
+        Some(path) if path != "-" && io::stderr().is_terminal() => {
+            let rows = File::open(path)
+                .ok()
+                .and_then(|f| super::solve::count_problems(f).ok());
+            progress::Counter::new(rows.map(|n| n + arg_count))
+        }
+        Some(_) => progress::Counter::new(None),
+        None => progress::Counter::hidden(),
+    };
+    let text_on_terminal = !args.json && io::stdout().is_terminal();
     let work = |solver: &mut Solver, input: Result<Problem, Bad>| {
         let mut p = match input {
             Ok(p) => p,
@@ -338,6 +353,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
                     }
                     if json {
                         write_json(out, &p, &report)?;
+                    } else if text_on_terminal {
+                        bar.suspend(|| write_text(out, &p, &report))?;
                     } else {
                         write_text(out, &p, &report)?;
                     }
@@ -354,14 +371,18 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
                         if !bad.text.is_empty() {
                             msg.push_str(&super::show_text(&bad.text, bad.column));
                         }
-                        let _ = writeln!(io::stderr(), "{msg}");
+                        bar.suspend(|| {
+                            let _ = writeln!(io::stderr(), "{msg}");
+                        });
                     }
                 }
             }
             out.flush()?;
+            bar.inc();
             Ok::<(), CliError>(())
         },
     );
+    bar.clear();
     let run = match run {
         Ok(run) => run,
         Err(BatchError::Callback(e)) => return Err(e),

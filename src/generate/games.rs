@@ -159,6 +159,28 @@ pub fn puzzles_from_games(
     games: &[(usize, Game)],
     config: &FromConfig,
 ) -> Result<Vec<Puzzle>, ConfigError> {
+    puzzles_from_games_with(games, config, &|_| {})
+}
+
+/// How far [`puzzles_from_games_with`] has gone, for a progress display:
+/// it searches the games' positions for mates, then judges the candidates
+/// cut from those mates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FromStep {
+    /// The search of the positions starts: how many there are.
+    Positions(usize),
+    /// The judging of the candidates starts: how many there are.
+    Candidates(usize),
+    /// One more position searched, or candidate judged (from any thread).
+    Done,
+}
+
+/// [`puzzles_from_games`], telling `progress` how far it has gone.
+pub fn puzzles_from_games_with(
+    games: &[(usize, Game)],
+    config: &FromConfig,
+    progress: &(dyn Fn(FromStep) + Sync),
+) -> Result<Vec<Puzzle>, ConfigError> {
     let (min, max) = (config.min_plies, config.max_plies);
     if min > max || max == 0 || max > MAX_PLIES {
         return Err(ConfigError::BadRange { min, max });
@@ -180,11 +202,13 @@ pub fn puzzles_from_games(
         .flat_map(|(line, g)| g.positions().into_iter().map(|(ply, p)| (*line, ply, p)))
         .collect();
     let pool = pool(config.jobs)?;
+    progress(FromStep::Positions(positions.len()));
     // Mates in the games, and the positions along their solutions.
     let found: Vec<Vec<(Origin, Position)>> = pool.install(|| {
         positions
             .par_iter()
             .map(|(line, ply, pos)| {
+                let _done = Done(progress);
                 with_solver(|solver| {
                     let Some((moves, _)) = answer(solver, pos, config.nodes) else {
                         return Vec::new();
@@ -217,10 +241,12 @@ pub fn puzzles_from_games(
         .flatten()
         .filter(|(_, p)| seen.insert(p.key()))
         .collect();
+    progress(FromStep::Candidates(candidates.len()));
     let puzzles: Vec<Option<Puzzle>> = pool.install(|| {
         candidates
             .par_iter()
             .map(|(origin, pos)| {
+                let _done = Done(progress);
                 with_solver(|solver| {
                     let moves = judge(solver, pos, rules)?;
                     let nodes = fresh_nodes(solver, pos, rules.nodes);
@@ -230,6 +256,15 @@ pub fn puzzles_from_games(
             .collect()
     });
     Ok(puzzles.into_iter().flatten().collect())
+}
+
+/// Says [`FromStep::Done`] when dropped, whichever way the work returns.
+struct Done<'a>(&'a (dyn Fn(FromStep) + Sync));
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        (self.0)(FromStep::Done);
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! 寄, 直, 打) where two pieces could make them. The closing `まで` line
 //! gives the end: 詰み, 中断, 千日手, 持将棋, ..., and `...の勝ち` for a
 //! resignation. Comments (`*`) are kept; 変化 branches are not read.
+//! [`write()`] writes a record back.
 //!
 //! ```
 //! use tsume::record::{Termination, ki2};
@@ -27,8 +28,9 @@
 //! assert!(err.to_string().contains("move 3"), "{err}");
 //! ```
 
+use crate::core::handicap::Handicap;
 use crate::core::{Position, Square};
-use crate::record::notation::parse_japanese_line;
+use crate::record::notation::{japanese, parse_japanese_line};
 
 use super::kif::{Preamble, unexpected};
 use super::{Reason, Record, RecordError, Termination, notation_column, numbered_lines};
@@ -105,6 +107,55 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         ));
     }
     pre.end(any, last, pos.is_none(), record)
+}
+
+/// The record in KI2: the header part and board diagram as in KIF, then
+/// the moves in Japanese notation six to a line (comments on lines of
+/// their own after the move they follow), and the closing `まで` line
+/// (`まで9手で詰み`) when the record says how it ended.
+pub fn write(record: &Record) -> String {
+    /// Moves on a line.
+    const PER_LINE: usize = 6;
+    let mut s = super::kif::preamble(record);
+    let comments = |s: &mut String, ply: usize| {
+        for (_, c) in record.comments.iter().filter(|(p, _)| *p == ply) {
+            s.push('*');
+            s.push_str(c);
+            s.push('\n');
+        }
+    };
+    comments(&mut s, 0);
+    let mut pos = record.start.clone();
+    let mut prev = None;
+    let mut on_line = 0;
+    for (i, &m) in record.moves.iter().enumerate() {
+        let text = japanese(&pos, m, prev);
+        pos.do_move(m);
+        prev = Some(m.to());
+        let commented = record.comments.iter().any(|(p, _)| *p == i + 1);
+        on_line += 1;
+        if on_line == PER_LINE || commented || i + 1 == record.moves.len() {
+            s.push_str(&text);
+            s.push('\n');
+            on_line = 0;
+        } else {
+            // Columns of ten (a full-width character is two).
+            let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+            s.push_str(&text);
+            s.push_str(&" ".repeat(10usize.saturating_sub(width).max(1)));
+        }
+        comments(&mut s, i + 1);
+    }
+    if let Some(end) = record.end {
+        let handicap_game = matches!(record.handicap, Some(h) if h != Handicap::Even);
+        s.push_str(&super::kif::closing(
+            record.moves.len(),
+            end,
+            &pos,
+            handicap_game,
+        ));
+    }
+    s
 }
 
 /// The `n`-th move (from 1) of a KI2 line, for error messages.

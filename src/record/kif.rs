@@ -586,17 +586,8 @@ fn board_row(
 
 /// The record in KIF (see the module documentation).
 pub fn write(record: &Record) -> String {
-    let mut s = String::new();
-    let handicap_game = matches!(record.handicap, Some(h) if h != Handicap::Even);
-    if let Some(h) = record.handicap {
-        s.push_str(&format!("手合割：{h}\n"));
-    }
-    for (k, v) in &record.headers {
-        s.push_str(&format!("{k}：{v}\n"));
-    }
-    if record.start != record.handicap.unwrap_or(Handicap::Even).position() {
-        s.push_str(&diagram(&record.start, handicap_game));
-    }
+    let mut s = preamble(record);
+    let handicap_game = is_handicap_game(record);
     s.push_str("手数----指手---------消費時間--\n");
     let comments = |s: &mut String, ply: usize| {
         for (_, c) in record.comments.iter().filter(|(p, _)| *p == ply) {
@@ -624,26 +615,62 @@ pub fn write(record: &Record) -> String {
             record.moves.len() + 1,
             end.japanese()
         ));
-        let n = record.moves.len();
-        let (black, white) = if handicap_game {
-            ("下手", "上手")
-        } else {
-            ("先手", "後手")
-        };
-        let winner = if pos.side_to_move() == Color::Black {
-            white
-        } else {
-            black
-        };
-        match end {
-            Termination::Resign => s.push_str(&format!("まで{n}手で{winner}の勝ち\n")),
-            Termination::Mate | Termination::Abort | Termination::Repetition => {
-                s.push_str(&format!("まで{n}手で{}\n", end.japanese()))
-            }
-            _ => {}
+        if matches!(
+            end,
+            Termination::Resign | Termination::Mate | Termination::Abort | Termination::Repetition
+        ) {
+            s.push_str(&closing(record.moves.len(), end, &pos, handicap_game));
         }
     }
     s
+}
+
+/// Whether the record is a handicap game (its sides are 下手 and 上手).
+fn is_handicap_game(record: &Record) -> bool {
+    matches!(record.handicap, Some(h) if h != Handicap::Even)
+}
+
+/// The header part KIF and KI2 share: 手合割, the other fields, and the
+/// board diagram with both hands when the start is not the preset's.
+pub(crate) fn preamble(record: &Record) -> String {
+    let mut s = String::new();
+    if let Some(h) = record.handicap {
+        s.push_str(&format!("手合割：{h}\n"));
+    }
+    for (k, v) in &record.headers {
+        s.push_str(&format!("{k}：{v}\n"));
+    }
+    if record.start != record.handicap.unwrap_or(Handicap::Even).position() {
+        s.push_str(&diagram(&record.start, is_handicap_game(record)));
+    }
+    s
+}
+
+/// The closing line, `まで9手で詰み` or `まで64手で後手の勝ち`, of a record
+/// of `n` moves that ends in `end` at `pos`.
+pub(crate) fn closing(n: usize, end: Termination, pos: &Position, handicap_game: bool) -> String {
+    let (black, white) = if handicap_game {
+        ("下手", "上手")
+    } else {
+        ("先手", "後手")
+    };
+    let winner = if pos.side_to_move() == Color::Black {
+        white
+    } else {
+        black
+    };
+    match end {
+        Termination::Resign => format!("まで{n}手で{winner}の勝ち\n"),
+        Termination::IllegalWin | Termination::IllegalLoss | Termination::EnteringKingWin => {
+            let side = if pos.side_to_move() == Color::Black {
+                black
+            } else {
+                white
+            };
+            format!("まで{n}手で{side}の{}\n", end.japanese())
+        }
+        _ => format!("まで{n}手で{}\n", end.japanese()),
+    }
 }
 
 /// The record in KIF as the bytes of a file: UTF-8 (with a first line

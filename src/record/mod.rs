@@ -3,7 +3,7 @@
 //! A [`Record`] is a start position (a preset such as a handicap, or a
 //! board diagram), the header fields, the main line of moves, how it ended
 //! and its comments. [`kif`] reads and writes KIF, [`csa`] reads and writes
-//! CSA (V2.2 and V3.0), [`ki2`] reads KI2; [`encoding`] turns the bytes of
+//! CSA (V2.2 and V3.0), [`ki2`] reads and writes KI2; [`encoding`] turns the bytes of
 //! a file, UTF-8 or Shift-JIS (cp932), into text and back; [`notation`]
 //! reads and writes the Japanese notation of moves their lines use.
 //!
@@ -55,6 +55,7 @@ use crate::core::hand::MAX_COUNT;
 use crate::core::handicap::{Handicap, UnknownHandicap};
 use crate::core::{Color, IllegalMove, Move, Piece, PieceKind, Position, SfenError, Square};
 use crate::input::{MAX_LINE_BYTES, quote};
+use crate::solver::{Outcome, SolveResult};
 use notation::NotationError;
 
 /// A record: where the game or problem starts, its header fields, the main
@@ -110,6 +111,56 @@ impl Record {
             pos.do_move(m);
         }
         pos
+    }
+
+    /// The record of a solved problem, for a GUI to open: the problem's
+    /// position (a board diagram with both hands, under 手合割 平手), the
+    /// answer's line as the main line, ending in 詰み (no moves and 不詰
+    /// for no mate; no moves and no end when a limit stopped the search),
+    /// and a comment before the first move that says what was found
+    /// (`tsume: mate in 9, 1234 nodes`).
+    ///
+    /// ```
+    /// use tsume::record::{Record, Termination, kif};
+    /// use tsume::{Position, SolveOptions, Solver};
+    ///
+    /// let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".parse().unwrap();
+    /// let result = Solver::new(16).solve(&pos, &SolveOptions::default()).unwrap();
+    /// let record = Record::of_answer(&pos, &result);
+    /// assert_eq!(record.end, Some(Termination::Mate));
+    /// let text = kif::write(&record);
+    /// assert!(text.contains("手合割：平手\n後手の持駒：飛二　角二　金三"), "{text}");
+    /// assert!(text.contains("   1 ５二金打"), "{text}");
+    /// assert!(text.contains("まで1手で詰み"), "{text}");
+    /// assert_eq!(kif::read(&text).unwrap(), record);
+    /// ```
+    pub fn of_answer(start: &Position, result: &SolveResult) -> Record {
+        let mut record = Record::new(start.clone());
+        record.handicap = Some(Handicap::Even);
+        let nodes = result.nodes;
+        let found = match &result.outcome {
+            Outcome::Mate { moves } => {
+                record.moves = moves.clone();
+                record.end = Some(Termination::Mate);
+                let n = moves.len();
+                match result.answer_bounds() {
+                    _ if result.exact => format!("mate in {n}"),
+                    Some(bounds) => format!(
+                        "a mating line of {n} plies, not proven the tsume answer, which is proven to be {bounds}"
+                    ),
+                    None => format!("a mating line of {n} plies, not proven the tsume answer"),
+                }
+            }
+            Outcome::NoMate => {
+                record.end = Some(Termination::NoMate);
+                "no mate".to_string()
+            }
+            Outcome::Unknown(limit) => format!("unknown ({limit})"),
+        };
+        record
+            .comments
+            .push((0, format!("tsume: {found}, {nodes} nodes")));
+        record
     }
 
     /// The value of the header field `key`, if present.

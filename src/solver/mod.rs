@@ -188,11 +188,18 @@ impl Within {
 
 /// Counters of the running search, readable from other threads while it
 /// runs (for progress reports such as USI `info` lines): the nodes,
-/// published every 256 nodes, and the table's fill, every 65536.
+/// published every 256 nodes, and the table's fill, every 65536; and what
+/// [`Solver::solve`] knows of the answer so far: the mating line it has
+/// (from the first proof on) and the bounds proven on the tsume answer's
+/// length (once the answer is read).
 #[derive(Debug, Default)]
 pub struct SearchProgress {
     nodes: AtomicU64,
     hashfull: AtomicU32,
+    /// Plies of the line known, and the bounds; 0 for none.
+    line: AtomicU32,
+    at_least: AtomicU32,
+    at_most: AtomicU32,
 }
 
 impl SearchProgress {
@@ -204,6 +211,44 @@ impl SearchProgress {
     /// Permille of the table in use, as last sampled.
     pub fn hashfull(&self) -> u32 {
         self.hashfull.load(Ordering::Relaxed)
+    }
+
+    /// Plies of the mating line the running (or last) [`Solver::solve`]
+    /// has: the first proof's line, then the answer's; `None` before a
+    /// mate is found.
+    pub fn line_len(&self) -> Option<u32> {
+        Some(self.line.load(Ordering::Relaxed)).filter(|&n| n > 0)
+    }
+
+    /// The lengths the tsume answer is proven to reach and not to exceed,
+    /// as far as the running (or last) [`Solver::solve`] has published
+    /// them (see [`SolveResult::at_least`] and [`SolveResult::at_most`]):
+    /// the proof's length bounds it from above once a mate is found.
+    pub fn bounds(&self) -> (Option<u32>, Option<u32>) {
+        let get = |a: &AtomicU32| Some(a.load(Ordering::Relaxed)).filter(|&n| n > 0);
+        (get(&self.at_least), get(&self.at_most))
+    }
+
+    /// Publishes the line known and the bounds (`None`: not known).
+    pub(crate) fn publish_answer(
+        &self,
+        line: Option<usize>,
+        at_least: Option<u32>,
+        at_most: Option<u32>,
+    ) {
+        let line = line.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
+        self.line.store(line, Ordering::Relaxed);
+        self.at_least
+            .store(at_least.unwrap_or(0), Ordering::Relaxed);
+        self.at_most.store(at_most.unwrap_or(0), Ordering::Relaxed);
+    }
+
+    /// Publishes the bounds alone, the line known staying (while the
+    /// answer's length is read: each bound without a mate raises the
+    /// least, each shorter mate lowers the most).
+    pub(crate) fn publish_bounds(&self, at_least: u32, at_most: u32) {
+        self.at_least.store(at_least, Ordering::Relaxed);
+        self.at_most.store(at_most, Ordering::Relaxed);
     }
 
     pub(crate) fn publish(&self, nodes: u64, table: &Table) {
@@ -486,6 +531,7 @@ impl Solver {
     ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
         let (mut search, attacker) = self.limited_search(pos, options)?;
+        search.progress.publish_answer(None, None, None);
         let node_limit = search.node_limit;
         search.reps.clear();
         let mut root = pos.clone();
@@ -528,6 +574,11 @@ impl Solver {
                 let upper = found
                     .as_ref()
                     .map_or(proof_len, |line| proof_len.max(line.len() as u32));
+                search.progress.publish_answer(
+                    found.as_ref().map(Vec::len),
+                    None,
+                    Some(upper).filter(|&u| u < mode::MAX_PLY),
+                );
                 // Without limits from the caller the answer runs until it is
                 // proven (a stop ends it with the bounds proven so far); with
                 // them, it may use what they leave.
@@ -557,6 +608,9 @@ impl Solver {
                 }
                 search.node_limit = node_limit;
             }
+            search
+                .progress
+                .publish_answer(found.as_ref().map(Vec::len), at_least, at_most);
             match found {
                 Some(moves) => Outcome::Mate { moves },
                 None => Outcome::Unknown(search.aborted.unwrap_or(Limit::Depth)),

@@ -131,6 +131,7 @@ impl TsumeSearch<'_, '_> {
                 Some(Bounded::NotMated) => b += 2,
                 None => return (upper, false, b),
             }
+            self.search.progress.publish_bounds(b, upper);
             if !descended
                 && self.search.nodes - bounds_start
                     >= (proof_nodes / DESCENT_AFTER_PROOF_SHARE).max(DESCENT_MIN_NODES)
@@ -138,6 +139,7 @@ impl TsumeSearch<'_, '_> {
                 descended = true;
                 let n0 = self.search.nodes;
                 upper = self.plain_least(pos, upper, b);
+                self.search.progress.publish_bounds(b, upper);
                 if std::env::var_os("TSUME_DEBUG").is_some() {
                     eprintln!("PHASE descent {}", self.search.nodes - n0);
                 }
@@ -169,7 +171,10 @@ impl TsumeSearch<'_, '_> {
                 );
             }
             match r {
-                Some(Bounded::Mated(len)) => upper = len.min(upper - 2),
+                Some(Bounded::Mated(len)) => {
+                    upper = len.min(upper - 2);
+                    self.search.progress.publish_bounds(least, upper);
+                }
                 Some(Bounded::NotMated) => return (upper, true, upper),
                 None => return (upper, false, least),
             }

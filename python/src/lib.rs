@@ -1,0 +1,964 @@
+//! The extension module `tsume._tsume`: the crate's solver, verifier,
+//! puzzle generator and positions for Python (see python/tsume/__init__.pyi
+//! for the documented API). Searches run with the GIL released.
+
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use tsume::batch::{self, BatchAnswer, BatchError, BatchOptions};
+use tsume::core::movegen::{check_moves, evasion_moves, is_checkmate, legal_moves};
+use tsume::core::{Color, Move, Position, SfenError, UsiPositionError};
+use tsume::generate::{Config, Generator, Origin, Puzzle as RustPuzzle};
+use tsume::input;
+use tsume::record::notation::{japanese, japanese_line};
+use tsume::record::{Record, csa, ki2, kif};
+use tsume::solver::defence::DefenceChoice;
+use tsume::solver::interposition::UselessRule;
+use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult, Solver};
+use tsume::verify::{GivenSolution, Verdict, VerifyOptions};
+
+// ----------------------------------------------------------------------
+// Errors: raised as the Python classes of tsume/__init__.py
+// ----------------------------------------------------------------------
+
+/// Raises `tsume.<class>(message, column)`.
+fn raise(py: Python<'_>, class: &str, message: String, column: Option<usize>) -> PyErr {
+    let made = py
+        .import("tsume")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1((message.clone(), column)));
+    match made {
+        Ok(e) => PyErr::from_value(e),
+        // The package is not importable (the module used on its own).
+        Err(_) => PyValueError::new_err(message),
+    }
+}
+
+/// A bad position, with the message and column the CLI gives.
+fn position_error(py: Python<'_>, e: UsiPositionError, relaxed: bool) -> PyErr {
+    let column = e.column();
+    let mut message = e.to_string();
+    if let Some(c) = column
+        && !message.contains("column")
+    {
+        message.push_str(&format!(" (column {c})"));
+    }
+    if !relaxed
+        && matches!(
+            e,
+            UsiPositionError::Sfen(SfenError::TwoPawns { .. } | SfenError::TooManyPieces { .. })
+        )
+    {
+        message.push_str("; relaxed=True accepts this");
+    }
+    raise(py, "ParseError", message, column)
+}
+
+/// A position as the CLI reads a problem: an SFEN, `sfen <SFEN>`,
+/// `startpos`, or `position ... moves ...` (the position after the moves).
+fn read_problem(
+    py: Python<'_>,
+    text: &str,
+    relaxed: bool,
+    rest_to_defender: bool,
+    defender: bool,
+) -> PyResult<Position> {
+    if text.trim().is_empty() {
+        return Err(raise(
+            py,
+            "ParseError",
+            "empty: expected an SFEN".to_string(),
+            None,
+        ));
+    }
+    let pos = input::read_position(text, relaxed)
+        .map(|usi| usi.end)
+        .map_err(|e| position_error(py, e, relaxed))?;
+    Ok(if rest_to_defender {
+        let defender = if defender {
+            pos.side_to_move()
+        } else {
+            !pos.side_to_move()
+        };
+        pos.with_rest_in_hand(defender)
+    } else {
+        pos
+    })
+}
+
+fn useless_rule(py: Python<'_>, name: &str) -> PyResult<UselessRule> {
+    name.trim().parse().map_err(|_| {
+        let names: Vec<&str> = UselessRule::ALL.iter().map(|r| r.name()).collect();
+        raise(
+            py,
+            "ParseError",
+            format!(
+                "unknown rule for useless interpositions `{}` (expected {})",
+                input::quote(name),
+                names.join(", ")
+            ),
+            None,
+        )
+    })
+}
+
+fn defence_choice(py: Python<'_>, name: &str) -> PyResult<DefenceChoice> {
+    name.trim().parse().map_err(|_| {
+        let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
+        raise(
+            py,
+            "ParseError",
+            format!(
+                "unknown choice of defence `{}` (expected {})",
+                input::quote(name),
+                names.join(", ")
+            ),
+            None,
+        )
+    })
+}
+
+fn seconds(py: Python<'_>, time: Option<f64>) -> PyResult<Option<Duration>> {
+    match time {
+        None => Ok(None),
+        Some(t) if t.is_nan() || t <= 0.0 => Err(raise(
+            py,
+            "ParseError",
+            format!("`{t}`: the time must be more than 0 seconds"),
+            None,
+        )),
+        Some(t) => Duration::try_from_secs_f64(t)
+            .map(Some)
+            .map_err(|_| raise(py, "ParseError", format!("`{t}`: too many seconds"), None)),
+    }
+}
+
+fn at_least_one(py: Python<'_>, name: &str, value: Option<i64>) -> PyResult<Option<u64>> {
+    match value {
+        None => Ok(None),
+        Some(v) if v < 1 => Err(raise(
+            py,
+            "ParseError",
+            format!("{name}: `{v}` must be at least 1"),
+            None,
+        )),
+        Some(v) => Ok(Some(v as u64)),
+    }
+}
+
+fn usi(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(Move::to_string).collect()
+}
+
+// ----------------------------------------------------------------------
+// solve, solve_many
+// ----------------------------------------------------------------------
+
+/// The answer to one problem: the fields of `tsume solve --format json`.
+#[pyclass(module = "tsume", name = "SolveResult", frozen)]
+#[derive(Clone)]
+struct PySolveResult {
+    #[pyo3(get)]
+    sfen: String,
+    #[pyo3(get)]
+    result: &'static str,
+    #[pyo3(get)]
+    length: Option<usize>,
+    #[pyo3(get)]
+    moves: Vec<String>,
+    #[pyo3(get)]
+    exact: Option<bool>,
+    #[pyo3(get)]
+    at_least: Option<u32>,
+    #[pyo3(get)]
+    at_most: Option<u32>,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    millis: u64,
+    #[pyo3(get)]
+    limit: Option<&'static str>,
+    /// In Japanese notation (`▲５二金打`), "" without a mate.
+    #[pyo3(get)]
+    japanese: String,
+    position: Position,
+    answer: SolveResult,
+}
+
+fn limit_name(limit: Limit) -> &'static str {
+    match limit {
+        Limit::Nodes => "nodes",
+        Limit::Time => "time",
+        Limit::Stopped => "stopped",
+        Limit::Depth => "depth",
+    }
+}
+
+impl PySolveResult {
+    fn new(position: Position, answer: SolveResult) -> PySolveResult {
+        let (name, moves, limit) = match &answer.outcome {
+            Outcome::Mate { moves } => ("mate", Some(moves), None),
+            Outcome::NoMate => ("nomate", None, None),
+            Outcome::Unknown(limit) => ("unknown", None, Some(limit_name(*limit))),
+        };
+        PySolveResult {
+            sfen: position.to_string(),
+            result: name,
+            length: moves.map(Vec::len),
+            moves: moves.map(|m| usi(m)).unwrap_or_default(),
+            exact: moves.map(|_| answer.exact),
+            at_least: moves
+                .and(answer.at_least)
+                .filter(|&least| !answer.exact && least > 1),
+            at_most: moves
+                .and(answer.at_most)
+                .filter(|&most| !answer.exact && most > 0),
+            nodes: answer.nodes,
+            millis: u64::try_from(answer.elapsed.as_millis()).unwrap_or(u64::MAX),
+            limit,
+            japanese: moves
+                .and_then(|m| japanese_line(&position, m, None).ok())
+                .unwrap_or_default(),
+            position,
+            answer,
+        }
+    }
+}
+
+#[pymethods]
+impl PySolveResult {
+    /// Whether the side to move is mated (result == "mate").
+    #[getter]
+    fn is_mate(&self) -> bool {
+        self.result == "mate"
+    }
+
+    /// The fields of `tsume solve --format json` as a dict (optional
+    /// fields left out when they are absent, as there).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("sfen", &self.sfen)?;
+        d.set_item("result", self.result)?;
+        d.set_item("length", self.length)?;
+        d.set_item("moves", &self.moves)?;
+        if let Some(exact) = self.exact {
+            d.set_item("exact", exact)?;
+        }
+        if let Some(v) = self.at_least {
+            d.set_item("at_least", v)?;
+        }
+        if let Some(v) = self.at_most {
+            d.set_item("at_most", v)?;
+        }
+        d.set_item("nodes", self.nodes)?;
+        d.set_item("millis", self.millis)?;
+        if let Some(limit) = self.limit {
+            d.set_item("limit", limit)?;
+        }
+        Ok(d)
+    }
+
+    /// The answer as a KIF record (UTF-8 text, as `--format kif`).
+    fn kif(&self) -> String {
+        let record = Record::of_answer(&self.position, &self.answer);
+        format!("#KIF version=2.0 encoding=UTF-8\n{}", kif::write(&record))
+    }
+
+    /// The answer as a KI2 record (as `--format ki2`).
+    fn ki2(&self) -> String {
+        let record = Record::of_answer(&self.position, &self.answer);
+        format!("#KI2 version=2.0 encoding=UTF-8\n{}", ki2::write(&record))
+    }
+
+    /// The answer as a CSA record (as `--format csa`).
+    fn csa(&self) -> String {
+        csa::write(&Record::of_answer(&self.position, &self.answer))
+    }
+
+    fn __repr__(&self) -> String {
+        match self.result {
+            "mate" => format!(
+                "SolveResult(sfen={:?}, result='mate', length={}, moves={:?})",
+                self.sfen,
+                self.length.unwrap_or(0),
+                self.moves.join(" ")
+            ),
+            r => format!("SolveResult(sfen={:?}, result={r:?})", self.sfen),
+        }
+    }
+}
+
+/// The batch options of a solve call.
+#[allow(clippy::too_many_arguments)]
+fn asked(
+    py: Python<'_>,
+    jobs: usize,
+    time: Option<f64>,
+    nodes: Option<i64>,
+    hash_mb: Option<i64>,
+    useless_rule_name: &str,
+    defence: &str,
+    first_line: bool,
+    defender: bool,
+) -> PyResult<BatchOptions> {
+    let hash = at_least_one(py, "hash_mb", hash_mb)?;
+    Ok(BatchOptions {
+        jobs,
+        hash_mb: hash.map_or_else(
+            || batch::default_hash_mb(jobs),
+            |mb| usize::try_from(mb).unwrap_or(usize::MAX),
+        ),
+        hash_fallback: hash.is_none(),
+        solve: SolveOptions {
+            limits: Limits {
+                nodes: at_least_one(py, "nodes", nodes)?,
+                time: seconds(py, time)?,
+            },
+            rules: Rules {
+                useless_rule: useless_rule(py, useless_rule_name)?,
+                defence: defence_choice(py, defence)?,
+            },
+            defender_to_move: defender,
+            tsume_answer: !first_line,
+        },
+        watch: None,
+    })
+}
+
+/// Solves positions on `asked.options.jobs` threads with the GIL released;
+/// the answers in input order.
+fn solve_positions(
+    py: Python<'_>,
+    positions: Vec<Position>,
+    options: &BatchOptions,
+) -> PyResult<Vec<PySolveResult>> {
+    let inputs: Vec<(usize, Result<Position, ()>)> =
+        positions.into_iter().map(Ok).enumerate().collect();
+    let mut answers: Vec<Result<PySolveResult, String>> = Vec::with_capacity(inputs.len());
+    let run = py.detach(|| {
+        batch::solve_all(inputs, options, &AtomicBool::new(false), |i, answer| {
+            answers.push(match answer {
+                BatchAnswer::Solved { position, result } => {
+                    Ok(PySolveResult::new(position, result))
+                }
+                BatchAnswer::Unaskable { error, .. } => Err(format!("problem {}: {error}", i + 1)),
+                BatchAnswer::Unreadable(()) => Err(format!("problem {}: unreadable", i + 1)),
+            });
+            Ok::<(), std::convert::Infallible>(())
+        })
+    });
+    match run {
+        Ok(_) => {}
+        Err(e @ BatchError::Table { .. }) => {
+            return Err(raise(
+                py,
+                "Error",
+                format!("{e} (try a smaller hash_mb or jobs)"),
+                None,
+            ));
+        }
+        Err(e) => return Err(raise(py, "Error", format!("{e}"), None)),
+    }
+    answers
+        .into_iter()
+        .map(|a| a.map_err(|message| raise(py, "Error", message, None)))
+        .collect()
+}
+
+/// solve(sfen, *, time=None, nodes=None, hash_mb=None, useless_rule=..., ...)
+#[pyfunction]
+#[pyo3(signature = (sfen, *, time=None, nodes=None, hash_mb=None,
+                    useless_rule="within-other-defences", defence="longest",
+                    first_line=false, defender=false, relaxed=false,
+                    rest_to_defender=false))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    sfen: &str,
+    time: Option<f64>,
+    nodes: Option<i64>,
+    hash_mb: Option<i64>,
+    useless_rule: &str,
+    defence: &str,
+    first_line: bool,
+    defender: bool,
+    relaxed: bool,
+    rest_to_defender: bool,
+) -> PyResult<PySolveResult> {
+    let asked = asked(
+        py,
+        1,
+        time,
+        nodes,
+        hash_mb,
+        useless_rule,
+        defence,
+        first_line,
+        defender,
+    )?;
+    let pos = read_problem(py, sfen, relaxed, rest_to_defender, defender)?;
+    let mut results = solve_positions(py, vec![pos], &asked)?;
+    results
+        .pop()
+        .ok_or_else(|| raise(py, "Error", "no answer".to_string(), None))
+}
+
+/// solve_many(sfens, *, jobs=None, ...): the answers in input order.
+#[pyfunction]
+#[pyo3(signature = (sfens, *, jobs=None, time=None, nodes=None, hash_mb=None,
+                    useless_rule="within-other-defences", defence="longest",
+                    first_line=false, defender=false, relaxed=false,
+                    rest_to_defender=false))]
+#[allow(clippy::too_many_arguments)]
+fn solve_many(
+    py: Python<'_>,
+    sfens: &Bound<'_, PyAny>,
+    jobs: Option<i64>,
+    time: Option<f64>,
+    nodes: Option<i64>,
+    hash_mb: Option<i64>,
+    useless_rule: &str,
+    defence: &str,
+    first_line: bool,
+    defender: bool,
+    relaxed: bool,
+    rest_to_defender: bool,
+) -> PyResult<Vec<PySolveResult>> {
+    if sfens.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyTypeError::new_err(
+            "solve_many takes a list of SFENs, not one string (use solve)",
+        ));
+    }
+    let jobs = match at_least_one(py, "jobs", jobs)? {
+        Some(j) => usize::try_from(j).unwrap_or(usize::MAX).min(1024),
+        None => batch::default_jobs(),
+    };
+    let mut positions = Vec::new();
+    for (i, item) in sfens.try_iter()?.enumerate() {
+        let item = item?;
+        let text: String = item.extract()?;
+        let pos = read_problem(py, &text, relaxed, rest_to_defender, defender).map_err(|e| {
+            // Which problem: the message and column stay the CLI's.
+            let message = format!("problem {}: {}", i + 1, e.value(py));
+            let column = e
+                .value(py)
+                .getattr("column")
+                .ok()
+                .and_then(|c| c.extract::<Option<usize>>().ok())
+                .flatten();
+            raise(py, "ParseError", message, column)
+        })?;
+        positions.push(pos);
+    }
+    let jobs = jobs.min(positions.len().max(1));
+    let asked = asked(
+        py,
+        jobs,
+        time,
+        nodes,
+        hash_mb,
+        useless_rule,
+        defence,
+        first_line,
+        defender,
+    )?;
+    solve_positions(py, positions, &asked)
+}
+
+// ----------------------------------------------------------------------
+// verify
+// ----------------------------------------------------------------------
+
+/// A finding of verify: the fields of `tsume verify --json`'s findings.
+#[pyclass(module = "tsume", name = "Finding", frozen, get_all)]
+#[derive(Clone)]
+struct PyFinding {
+    kind: &'static str,
+    japanese: &'static str,
+    minor: bool,
+    ply: usize,
+    moves: Vec<String>,
+    length: Option<u32>,
+    main_length: Option<u32>,
+    note: String,
+}
+
+#[pymethods]
+impl PyFinding {
+    fn __repr__(&self) -> String {
+        format!(
+            "Finding(kind={:?}, ply={}, note={:?})",
+            self.kind, self.ply, self.note
+        )
+    }
+}
+
+/// The report of verify: the fields of `tsume verify --json`.
+#[pyclass(module = "tsume", name = "VerifyReport", frozen, get_all)]
+#[derive(Clone)]
+struct PyVerifyReport {
+    sfen: String,
+    verdict: &'static str,
+    solution_is_answer: Option<bool>,
+    solution_note: Option<String>,
+    length: usize,
+    exact: bool,
+    main_line: Vec<String>,
+    main_line_japanese: String,
+    findings: Vec<PyFinding>,
+    nodes: u64,
+    millis: u64,
+}
+
+#[pymethods]
+impl PyVerifyReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "VerifyReport(sfen={:?}, verdict={:?}, length={}, findings={})",
+            self.sfen,
+            self.verdict,
+            self.length,
+            self.findings.len()
+        )
+    }
+}
+
+fn verdict_text(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Sound => "sound",
+        Verdict::Flawed => "flawed",
+        Verdict::NoMate => "no mate",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+/// verify(sfen, *, solution=None, length=None, ...)
+#[pyfunction]
+#[pyo3(signature = (sfen, *, solution=None, length=None, nodes=None, time=None,
+                    hash_mb=None, useless_rule="within-other-defences",
+                    defence="longest", relaxed=false, rest_to_defender=false))]
+#[allow(clippy::too_many_arguments)]
+fn verify(
+    py: Python<'_>,
+    sfen: &str,
+    solution: Option<&Bound<'_, PyAny>>,
+    length: Option<i64>,
+    nodes: Option<i64>,
+    time: Option<f64>,
+    hash_mb: Option<i64>,
+    useless_rule: &str,
+    defence: &str,
+    relaxed: bool,
+    rest_to_defender: bool,
+) -> PyResult<PyVerifyReport> {
+    let pos = read_problem(py, sfen, relaxed, rest_to_defender, false)?;
+    let mut options = VerifyOptions {
+        time: seconds(py, time)?,
+        rules: Rules {
+            useless_rule: self::useless_rule(py, useless_rule)?,
+            defence: defence_choice(py, defence)?,
+        },
+        ..VerifyOptions::default()
+    };
+    if let Some(n) = at_least_one(py, "nodes", nodes)? {
+        options.nodes_per_search = n;
+    }
+    if let Some(len) = length {
+        if len < 1 || len % 2 == 0 {
+            return Err(raise(
+                py,
+                "ParseError",
+                format!("length: `{len}` must be odd and positive"),
+                None,
+            ));
+        }
+        options.length = Some(len as u32);
+    }
+    if let Some(solution) = solution {
+        let words: Vec<String> = match solution.extract::<String>() {
+            Ok(text) => text.split_whitespace().map(str::to_string).collect(),
+            Err(_) => solution.extract()?,
+        };
+        let mut p = pos.clone();
+        let mut moves = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            let m = p.parse_move(w).map_err(|e| {
+                raise(
+                    py,
+                    "ParseError",
+                    format!("solution move {} (`{}`): {e}", i + 1, input::quote(w)),
+                    None,
+                )
+            })?;
+            p.do_move(m);
+            moves.push(m);
+        }
+        options.solution = Some(moves);
+    }
+    // As the CLI: without hash_mb the largest table the system gives, up
+    // to the default; a hash_mb it refuses is an error.
+    let hash = at_least_one(py, "hash_mb", hash_mb)?;
+    let report = py.detach(|| {
+        let mut solver = match hash {
+            None => Solver::new(batch::default_hash_mb(1)),
+            Some(mb) => Solver::try_new(usize::try_from(mb).unwrap_or(usize::MAX))
+                .map_err(|e| e.to_string())?,
+        };
+        tsume::verify::verify(&mut solver, &pos, &options).map_err(|e| e.to_string())
+    });
+    let report = report.map_err(|message| raise(py, "Error", message, None))?;
+    Ok(PyVerifyReport {
+        sfen: pos.to_string(),
+        verdict: verdict_text(report.verdict),
+        solution_is_answer: report
+            .solution
+            .as_ref()
+            .map(|s| *s == GivenSolution::Answer),
+        solution_note: match &report.solution {
+            Some(GivenSolution::NotAnswer { reason }) => Some(reason.clone()),
+            _ => None,
+        },
+        length: report.main_line.len(),
+        exact: report.exact,
+        main_line: usi(&report.main_line),
+        main_line_japanese: japanese_line(&pos, &report.main_line, None).unwrap_or_default(),
+        findings: report
+            .findings
+            .iter()
+            .map(|f| PyFinding {
+                kind: f.kind.name(),
+                japanese: f.kind.japanese(),
+                minor: f.kind.is_minor(),
+                ply: f.ply,
+                moves: usi(&f.moves),
+                length: f.length,
+                main_length: f.main_length,
+                note: f.note.clone(),
+            })
+            .collect(),
+        nodes: report.nodes,
+        millis: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
+    })
+}
+
+// ----------------------------------------------------------------------
+// generate
+// ----------------------------------------------------------------------
+
+/// A generated puzzle: the fields of `tsume generate --json`.
+#[pyclass(module = "tsume", name = "Puzzle", frozen, get_all)]
+#[derive(Clone)]
+struct PyPuzzle {
+    sfen: String,
+    plies: usize,
+    solution_usi: Vec<String>,
+    solution_japanese: String,
+    nodes: u64,
+    checks: u32,
+    defences: u32,
+    score: f64,
+    tags: Vec<&'static str>,
+    seed: u64,
+    index: u64,
+}
+
+#[pymethods]
+impl PyPuzzle {
+    fn __repr__(&self) -> String {
+        format!(
+            "Puzzle(sfen={:?}, plies={}, solution_usi={:?})",
+            self.sfen,
+            self.plies,
+            self.solution_usi.join(" ")
+        )
+    }
+}
+
+impl PyPuzzle {
+    fn new(p: RustPuzzle) -> PyPuzzle {
+        let (seed, index) = match p.origin {
+            Origin::Generated { seed, index } => (seed, index),
+            Origin::Game { .. } => (0, 0),
+        };
+        PyPuzzle {
+            sfen: p.position.to_string(),
+            plies: p.plies(),
+            solution_usi: usi(&p.moves),
+            solution_japanese: p.japanese.clone(),
+            nodes: p.difficulty.nodes,
+            checks: p.difficulty.checks,
+            defences: p.difficulty.defences,
+            score: p.difficulty.score,
+            tags: p.tags.iter().map(|t| t.name()).collect(),
+            seed,
+            index,
+        }
+    }
+}
+
+/// The iterator generate() returns: each next() searches for the next
+/// puzzle with the GIL released.
+#[pyclass(module = "tsume", name = "PuzzleIterator")]
+struct PyPuzzleIterator {
+    generator: Mutex<Generator>,
+    left: Option<u64>,
+}
+
+#[pymethods]
+impl PyPuzzleIterator {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> Option<PyPuzzle> {
+        if self.left == Some(0) {
+            return None;
+        }
+        let generator = &self.generator;
+        let next = py.detach(|| generator.lock().unwrap_or_else(|e| e.into_inner()).next());
+        if let Some(left) = &mut self.left {
+            *left -= 1;
+        }
+        next.map(PyPuzzle::new)
+    }
+
+    /// Candidate positions tried so far.
+    #[getter]
+    fn candidates(&self) -> u64 {
+        self.generator
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .candidates()
+    }
+}
+
+/// generate(plies=3, count=None, seed=1, ...): an iterator of puzzles.
+#[pyfunction]
+#[pyo3(signature = (plies=3, count=None, *, seed=1, jobs=None, nodes=None,
+                    max_candidates=None, defender_holds_rest=true))]
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    py: Python<'_>,
+    plies: i64,
+    count: Option<i64>,
+    seed: u64,
+    jobs: Option<i64>,
+    nodes: Option<i64>,
+    max_candidates: Option<i64>,
+    defender_holds_rest: bool,
+) -> PyResult<PyPuzzleIterator> {
+    let defaults = Config::default();
+    let config = Config {
+        plies: u32::try_from(plies.max(0)).unwrap_or(u32::MAX),
+        seed,
+        jobs: match at_least_one(py, "jobs", jobs)? {
+            Some(j) => usize::try_from(j).unwrap_or(usize::MAX).min(256),
+            None => batch::default_jobs(),
+        },
+        nodes: at_least_one(py, "nodes", nodes)?.unwrap_or(defaults.nodes),
+        max_candidates: at_least_one(py, "max_candidates", max_candidates)?,
+        defender_holds_rest,
+    };
+    if count.is_some_and(|c| c < 0) {
+        return Err(raise(
+            py,
+            "ParseError",
+            "count: must be at least 0".to_string(),
+            None,
+        ));
+    }
+    let generator =
+        Generator::new(config).map_err(|e| raise(py, "ParseError", e.to_string(), None))?;
+    Ok(PyPuzzleIterator {
+        generator: Mutex::new(generator),
+        left: count.map(|c| c as u64),
+    })
+}
+
+// ----------------------------------------------------------------------
+// Position
+// ----------------------------------------------------------------------
+
+/// A shogi position: SFEN in and out, moves, checks, evasions, mate.
+#[pyclass(module = "tsume", name = "Position")]
+#[derive(Clone)]
+struct PyPosition {
+    pos: Position,
+    /// Where the last move went (for 同 in Japanese notation).
+    last_to: Option<tsume::core::Square>,
+}
+
+impl PyPosition {
+    fn parse_move(&self, py: Python<'_>, text: &str) -> PyResult<Move> {
+        self.pos
+            .parse_move(text.trim())
+            .map_err(|e| raise(py, "ParseError", e.to_string(), None))
+    }
+}
+
+#[pymethods]
+impl PyPosition {
+    /// Position(sfen="startpos", *, relaxed=False): an SFEN, `sfen <SFEN>`,
+    /// `startpos`, or `position ... moves ...` (the position after them).
+    #[new]
+    #[pyo3(signature = (sfen="startpos", *, relaxed=false))]
+    fn new(py: Python<'_>, sfen: &str, relaxed: bool) -> PyResult<PyPosition> {
+        let usi =
+            input::read_position(sfen, relaxed).map_err(|e| position_error(py, e, relaxed))?;
+        Ok(PyPosition {
+            last_to: usi.moves.last().map(|m| m.to()),
+            pos: usi.end,
+        })
+    }
+
+    /// The SFEN (with its move number).
+    fn sfen(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position({:?})", self.pos.to_string())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, PyPosition>>()
+            .is_ok_and(|o| o.pos == self.pos)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.pos.key()
+    }
+
+    fn __copy__(&self) -> PyPosition {
+        self.clone()
+    }
+
+    fn copy(&self) -> PyPosition {
+        self.clone()
+    }
+
+    /// "b" (Black, sente) or "w" (White, gote).
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        match self.pos.side_to_move() {
+            Color::Black => "b",
+            Color::White => "w",
+        }
+    }
+
+    /// The board as text (the CLI's diagram).
+    fn diagram(&self) -> String {
+        self.pos.diagram()
+    }
+
+    /// Every legal move, in USI notation.
+    fn legal_moves(&self) -> Vec<String> {
+        legal_moves(&self.pos)
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// The legal moves that give check.
+    fn checks(&self) -> Vec<String> {
+        check_moves(&self.pos)
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// The legal replies to a check (empty when not in check).
+    fn evasions(&self) -> Vec<String> {
+        if !self.pos.in_check() {
+            return Vec::new();
+        }
+        evasion_moves(&self.pos)
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    /// Whether the side to move is in check.
+    fn is_check(&self) -> bool {
+        self.pos.in_check()
+    }
+
+    /// Whether the side to move is checkmated.
+    fn is_mate(&self) -> bool {
+        is_checkmate(&self.pos)
+    }
+
+    /// Whether `move` (USI) is legal here.
+    fn is_legal(&self, r#move: &str) -> bool {
+        r#move
+            .trim()
+            .parse::<Move>()
+            .is_ok_and(|m| self.pos.is_legal(m).is_ok())
+    }
+
+    /// Plays a legal move (USI); raises ParseError for a bad or illegal one.
+    fn push(&mut self, py: Python<'_>, r#move: &str) -> PyResult<()> {
+        let m = self.parse_move(py, r#move)?;
+        self.pos.do_move(m);
+        self.last_to = Some(m.to());
+        Ok(())
+    }
+
+    /// The move in Japanese notation (`▲５二金打`, `△同　玉`).
+    fn japanese(&self, py: Python<'_>, r#move: &str) -> PyResult<String> {
+        let m = self.parse_move(py, r#move)?;
+        Ok(japanese(&self.pos, m, self.last_to))
+    }
+
+    /// The moves played one after the other, in Japanese notation.
+    fn japanese_line(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<String> {
+        let words: Vec<String> = match moves.extract::<String>() {
+            Ok(text) => text.split_whitespace().map(str::to_string).collect(),
+            Err(_) => moves.extract()?,
+        };
+        let mut p = self.pos.clone();
+        let mut parsed = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            let m = p.parse_move(w).map_err(|e| {
+                raise(
+                    py,
+                    "ParseError",
+                    format!("move {} of the line: {e}", i + 1),
+                    None,
+                )
+            })?;
+            p.do_move(m);
+            parsed.push(m);
+        }
+        japanese_line(&self.pos, &parsed, self.last_to)
+            .map_err(|e| raise(py, "ParseError", e.to_string(), None))
+    }
+}
+
+// ----------------------------------------------------------------------
+
+#[pymodule]
+fn _tsume(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_class::<PySolveResult>()?;
+    m.add_class::<PyVerifyReport>()?;
+    m.add_class::<PyFinding>()?;
+    m.add_class::<PyPuzzle>()?;
+    m.add_class::<PyPuzzleIterator>()?;
+    m.add_class::<PyPosition>()?;
+    m.add("default_jobs", batch::default_jobs())?;
+    Ok(())
+}

@@ -1,0 +1,206 @@
+"""The Python API against the command line: the same answers, field by
+field, and the same error messages."""
+
+import threading
+import time
+
+import pytest
+
+import tsume
+
+MATE1 = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+MATE3 = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"
+NOMATE = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p 1"
+MUSOU_038 = "2B3l2/5lg2/5p1n1/6k1g/5P2+B/5Sg1N/6N+l1/9/9 b SN2rg2sl16p 1"
+MUSOU_050 = "9/4nR2g/9/7P+b/4p1s1P/6Bk1/6L+l1/9/6P1+R b 3S3g3n2l14p 1"
+
+FIELDS = {"sfen", "result", "length", "moves", "exact", "at_least", "at_most",
+          "nodes", "millis", "limit"}
+
+
+def without_millis(d):
+    return {k: v for k, v in d.items() if k != "millis"}
+
+
+def test_every_field_is_the_cli_json(cli_json):
+    problems = [MATE1, MATE3, NOMATE, MUSOU_038]
+    cases = [
+        ([], {}),
+        # A limit: an unknown, and a mate whose answer is bounded.
+        (["--nodes", "300"], {"nodes": 300}),
+        (["--nodes", "30000"], {"nodes": 30000}),
+        (["--first-line"], {"first_line": True}),
+        (["--useless-rule", "none"], {"useless_rule": "none"}),
+    ]
+    # A mate whose answer a limit leaves between bounds (at_least, at_most).
+    expected = cli_json("solve", "--hash", "16", "--format", "json", "--nodes", "100000", MUSOU_050)
+    [r] = tsume.solve_many([MUSOU_050], hash_mb=16, nodes=100000)
+    assert without_millis(r.to_dict()) == without_millis(expected[0])
+    assert (r.at_least, r.at_most, r.exact) == (17, 27, False)
+    seen = {"at_least", "at_most"}
+    for args, kwargs in cases:
+        expected = cli_json("solve", "--hash", "16", "--format", "json", *args, *problems)
+        got = tsume.solve_many(problems, hash_mb=16, jobs=2, **kwargs)
+        assert len(got) == len(expected)
+        for r, e in zip(got, expected):
+            d = r.to_dict()
+            assert without_millis(d) == without_millis(e), (args, r)
+            # Every field is an attribute too.
+            for k in FIELDS - {"millis"}:
+                assert getattr(r, k) == e.get(k), k
+            assert isinstance(r.millis, int) and r.millis >= 0
+            seen.update(k for k in e if e[k] is not None)
+            one = tsume.solve(r.sfen, hash_mb=16, **kwargs)
+            assert without_millis(one.to_dict()) == without_millis(d)
+    # The cases reach every field.
+    assert FIELDS <= seen, FIELDS - seen
+
+
+def test_japanese_and_is_mate():
+    r = tsume.solve(MUSOU_038, hash_mb=16)
+    assert r.is_mate and r.length == 15 and r.exact
+    assert r.japanese.startswith("▲２五銀 △同　金 ▲３五銀 △同　金引 ")
+    assert tsume.Position(MUSOU_038).japanese_line(r.moves) == r.japanese
+    n = tsume.solve(NOMATE)
+    assert not n.is_mate and n.japanese == "" and n.moves == []
+
+
+def test_solve_many_keeps_input_order_and_releases_the_gil():
+    problems = [MUSOU_050, MATE1, NOMATE, MATE3] * 2
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    start = time.monotonic()
+    try:
+        results = tsume.solve_many(problems, jobs=2, hash_mb=32)
+    finally:
+        stop.set()
+        t.join()
+    took = time.monotonic() - start
+    assert [r.sfen for r in results] == problems
+    assert [r.result for r in results] == ["mate", "mate", "nomate", "mate"] * 2
+    assert [r.length for r in results[:2]] == [21, 1]
+    # The other thread ran all along (the searches took about a second or
+    # more; with the GIL held it would have ticked at most once or twice).
+    assert took > 0.5, took
+    assert len(ticks) > took / 0.01 / 4, (len(ticks), took)
+
+
+def test_a_bad_sfen_is_a_parse_error_with_the_cli_message(cli):
+    bad = "4k4/9/4x4/9/9/9/9/9/9 b G 1"
+    with pytest.raises(tsume.ParseError) as e:
+        tsume.solve(bad)
+    err = cli("solve", bad, check=False).stderr
+    assert f"error: problem 1: {e.value}\n" in err
+    assert e.value.column == 8
+    assert isinstance(e.value, ValueError) and isinstance(e.value, tsume.Error)
+    # In a batch: which problem, before any search.
+    with pytest.raises(tsume.ParseError, match=r"^problem 2: bad SFEN: unknown letter `x`") as e:
+        tsume.solve_many([MATE1, bad])
+    assert e.value.column == 8
+    # Two pawns on a file: the CLI's --relaxed is relaxed=True here.
+    nifu = "4k4/9/9/9/9/9/2P6/2P6/9 b G 1"
+    with pytest.raises(tsume.ParseError, match="relaxed=True accepts this"):
+        tsume.solve(nifu)
+    assert tsume.solve(nifu, relaxed=True, nodes=1000).result in ("mate", "nomate", "unknown")
+    with pytest.raises(tsume.ParseError, match=r"unknown rule for useless interpositions `x` \(expected within-other-defences, piece-unused, none\)"):
+        tsume.solve(MATE1, useless_rule="x")
+    with pytest.raises(tsume.ParseError, match="must be at least 1"):
+        tsume.solve(MATE1, nodes=0)
+    with pytest.raises(tsume.ParseError, match="more than 0 seconds"):
+        tsume.solve(MATE1, time=-1)
+    with pytest.raises(TypeError):
+        tsume.solve_many(MATE1)
+
+
+def test_a_problem_that_cannot_be_asked_is_an_error(cli):
+    # --defender: the side to move must be in check.
+    with pytest.raises(tsume.Error) as e:
+        tsume.solve(MATE1, defender=True)
+    assert not isinstance(e.value, tsume.ParseError)
+    err = cli("solve", "--defender", MATE1, check=False).stderr
+    assert str(e.value) in err, (str(e.value), err)
+    # A table the system will not map.
+    with pytest.raises(tsume.Error, match="cannot reserve a table"):
+        tsume.solve(MATE1, hash_mb=1 << 40)
+
+
+def test_verify_is_the_cli_report(cli_json):
+    cases = [
+        (MATE1, []),
+        (MUSOU_038, []),
+        # A given solution that is not the answer (the published 13 plies).
+        (MUSOU_038, ["--solution", "S*2e 1d2e 4f3e 3f3e N*4f 3e4f 7a3e+ 2c3e 1e2e 3d2c 2e3d 2c3d G*2d"]),
+        (NOMATE, []),
+    ]
+    for sfen, args in cases:
+        # Exit code 3 for a flawed problem: the report is the same.
+        [e] = cli_json("verify", "--hash", "16", "--json", *args, sfen, check=False)
+        kwargs = {"solution": args[1]} if args else {}
+        r = tsume.verify(sfen, hash_mb=16, **kwargs)
+        for k in ["sfen", "verdict", "solution_is_answer", "solution_note", "length", "exact",
+                  "main_line", "main_line_japanese", "nodes"]:
+            assert getattr(r, k) == e.get(k), (k, sfen)
+        assert len(r.findings) == len(e["findings"])
+        for f, ef in zip(r.findings, e["findings"]):
+            for k in ["kind", "japanese", "minor", "ply", "moves", "length", "main_length", "note"]:
+                assert getattr(f, k) == ef[k], k
+    flawed = tsume.verify(MUSOU_038, solution="S*2e 1d2e 4f3e 3f3e N*4f 3e4f 7a3e+ 2c3e 1e2e 3d2c 2e3d 2c3d G*2d".split())
+    assert flawed.solution_is_answer is False and flawed.solution_note
+    with pytest.raises(tsume.ParseError, match=r"solution move 2 \(`5a5b`\)"):
+        tsume.verify(MATE1, solution="G*5b 5a5b")
+    with pytest.raises(tsume.ParseError, match="odd and positive"):
+        tsume.verify(MATE1, length=2)
+
+
+def test_generate_is_the_cli_generator(cli_json):
+    # Small: puzzles are slow to find (a few a minute at 3 plies).
+    [expected] = cli_json("generate", "--plies", "1", "--count", "1", "--seed", "3", "--json")
+    it = tsume.generate(1, 1, seed=3, jobs=2)
+    p = next(it)
+    for k in ["sfen", "plies", "solution_usi", "solution_japanese", "nodes", "checks",
+              "defences", "score", "tags", "seed", "index"]:
+        assert getattr(p, k) == expected[k], k
+    assert it.candidates > 0
+    # The count reached: the iterator ends.
+    with pytest.raises(StopIteration):
+        next(it)
+    with pytest.raises(tsume.ParseError, match="odd"):
+        tsume.generate(4)
+    # Too few candidates: the iterator ends early.
+    assert len(list(tsume.generate(1, 10, seed=3, max_candidates=1))) < 10
+
+
+def test_position(cli):
+    start = tsume.Position()
+    assert start.sfen() == "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    assert len(start.legal_moves()) == 30 and start.side_to_move == "b"
+    p = tsume.Position(MATE1)
+    checks = cli("moves", MATE1, "--checks").stdout.split("\n")
+    assert sorted(p.checks()) == sorted(m for m in checks if m and not m.startswith("count"))
+    assert len(p.checks()) == 7
+    assert not p.is_check() and p.evasions() == []
+    assert p.japanese("G*5b") == "▲５二金打" or p.japanese("G*5b") == "▲５二金"
+    q = p.copy()
+    q.push("G*5b")
+    assert q.is_check() and q.is_mate() and q.evasions() == [] and q.side_to_move == "w"
+    assert p != q and p == tsume.Position(MATE1) and hash(p) == hash(tsume.Position(MATE1))
+    r = tsume.Position(MATE3)
+    r.push("9f5b+")
+    assert r.is_check() and not r.is_mate()
+    assert sorted(r.evasions()) == sorted(m for m in r.legal_moves())
+    assert r.japanese("4a5b") == "△同　銀左"
+    assert tsume.Position(f"position sfen {MATE3} moves 9f5b+") == r
+    with pytest.raises(tsume.ParseError, match="not legal"):
+        p.push("5a5b")
+    assert not p.is_legal("5a5b") and p.is_legal("G*5b")
+    with pytest.raises(tsume.ParseError) as e:
+        tsume.Position("4k4/9/4x4/9/9/9/9/9/9 b G 1")
+    assert e.value.column == 8
