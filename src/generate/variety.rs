@@ -281,7 +281,7 @@ mod tests {
         let s = similarity(&base, &more);
         assert!((s - 0.75).abs() < 1e-9, "{s}");
         // Another shape and hand: nothing shared but the king.
-        let other = pos("8k/9/7P1/9/9/9/9/9/9 b R2r2b4g4s4n4l17p 1");
+        let other = pos("8k/9/7P1/9/9/9/9/9/9 b Rr2b4g4s4n4l17p 1");
         assert!(similarity(&base, &other) < 0.5);
     }
 }
