@@ -9,7 +9,7 @@
 # `python/test.sh` (CI runs it from .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=${TSUME_VENV:-.ci/venv}
+venv=$(realpath -m "${TSUME_VENV:-.ci/venv}")
 
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
