@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package, checked as a user gets it: `pip install ./python`
 # (maturin pinned in python/pyproject.toml builds the extension once, with
-# Cargo's `python` profile) into a venv (default .ci/venv, or $TSUME_VENV)
+# Cargo's `ci` profile, whose build of the crate `cargo test --profile ci` has made) into a venv (default .ci/venv, or $TSUME_VENV)
 # with the pinned test requirements (python/requirements-test.txt), then
 # `import tsume` and the pytest suite (python/tests), which compares the
 # package with the CLI built by `cargo test --profile ci` and reads the
