@@ -361,17 +361,10 @@ fn negative_lengths_and_a_byte_order_mark_in_a_file() {
 #[test]
 fn a_bar_of_problems_on_a_terminal() {
     // `script` runs the command on a pseudo-terminal.
-    let command = format!(
-        "{} verify --hash 16 --jobs 2 --json --file {}/problems/tsumemi_samples.tsv > /dev/null",
-        env!("CARGO_BIN_EXE_tsume"),
+    let screen = common::cli::on_terminal(&format!(
+        "verify --hash 16 --jobs 2 --json --file {}/problems/tsumemi_samples.tsv",
         env!("CARGO_MANIFEST_DIR")
-    );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("`script` (util-linux) runs");
-    let screen = String::from_utf8_lossy(&out.stdout);
+    ));
     // The file's 18 problems, counted first.
     assert!(screen.contains("] 1/18 5% "), "{screen:?}");
     assert!(screen.contains("/s ETA "), "{screen:?}");

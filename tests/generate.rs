@@ -3,6 +3,8 @@
 //! gives the same puzzles whatever the number of threads, games yield
 //! puzzles, and bad input is reported with its line.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -665,16 +667,7 @@ fn jobs_default_to_one_per_core() {
 #[test]
 fn a_bar_of_puzzles_on_a_terminal() {
     // `script` runs the command on a pseudo-terminal.
-    let command = format!(
-        "{} generate --plies 1 --count 3 --seed 5 > /dev/null",
-        env!("CARGO_BIN_EXE_tsume")
-    );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("`script` (util-linux) runs");
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::cli::on_terminal("generate --plies 1 --count 3 --seed 5");
     assert!(screen.contains("] 1/3 33% "), "{screen:?}");
     assert!(screen.contains(" candidates)"), "{screen:?}");
     assert!(screen.contains("\r\x1b[2Ksummary: 3 puzzles"), "{screen:?}");
@@ -721,16 +714,9 @@ fn cutting_from_games_tells_how_far_it_has_gone() {
 fn a_bar_of_positions_then_candidates_on_a_terminal() {
     let text = format!("{GAME}\nstartpos moves 7g7f 3c3d 8h2b+\n");
     let path = temp_file("games-bar.txt", text.as_bytes());
-    let command = format!(
-        "{} generate --from {path} --min-plies 1 --max-plies 5 > /dev/null",
-        env!("CARGO_BIN_EXE_tsume")
-    );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("`script` (util-linux) runs");
-    let screen = String::from_utf8_lossy(&out.stdout);
+    let screen = common::cli::on_terminal(&format!(
+        "generate --from {path} --min-plies 1 --max-plies 5"
+    ));
     assert!(
         screen.contains("/7 ") && screen.contains("(positions searched for a mate)"),
         "{screen:?}"

@@ -37,3 +37,16 @@ pub fn value(stdout: &str, key: &str) -> String {
         .unwrap_or_else(|| panic!("no `{key}` line in\n{stdout}"))
         .to_string()
 }
+
+/// Runs `tsume` with `args` (shell words) on a pseudo-terminal (`script`,
+/// from util-linux), its standard output thrown away: what a user sees on
+/// the terminal (standard error, with its escape codes).
+pub fn on_terminal(args: &str) -> String {
+    let command = format!("{} {args} > /dev/null", env!("CARGO_BIN_EXE_tsume"));
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
