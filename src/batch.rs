@@ -72,6 +72,9 @@ pub struct BatchOptions {
     pub jobs: usize,
     /// The table of each worker, in megabytes.
     pub hash_mb: usize,
+    /// Threads searching each problem over its worker's table (see
+    /// [`Solver::set_threads`]): `jobs` times this many in all.
+    pub threads: usize,
     /// When the system will not reserve `hash_mb` for a worker, take the
     /// largest table it will (see [`Solver::new`]) instead of failing with
     /// [`BatchError::Table`]: for a budget nobody asked for, such as
@@ -113,6 +116,7 @@ impl Default for BatchOptions {
         BatchOptions {
             jobs,
             hash_mb: default_hash_mb(jobs),
+            threads: 1,
             hash_fallback: true,
             solve: SolveOptions::default(),
             watch: None,
@@ -123,6 +127,12 @@ impl Default for BatchOptions {
 /// The number of cores this process may use (1 when it cannot be told).
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Workers for problems searched by `threads` threads each: as many as
+/// keep every core busy without more threads than cores (at least one).
+pub fn default_jobs_for(threads: usize) -> usize {
+    (default_jobs() / threads.max(1)).max(1)
 }
 
 /// The least and the most [`default_hash_mb`] gives each worker.
@@ -358,7 +368,10 @@ where
             } else {
                 Solver::try_new(options.hash_mb)
             }
-            .map(Mutex::new)
+            .map(|mut solver| {
+                solver.set_threads(options.threads);
+                Mutex::new(solver)
+            })
         })
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
@@ -589,6 +602,7 @@ mod tests {
         let options = BatchOptions {
             jobs,
             hash_mb: 1,
+            threads: 1,
             hash_fallback: false,
             solve: SolveOptions::default(),
             watch: None,
@@ -636,6 +650,7 @@ mod tests {
         let options = BatchOptions {
             jobs: 2,
             hash_mb: 1,
+            threads: 1,
             hash_fallback: false,
             solve: SolveOptions::default(),
             watch: None,
@@ -661,6 +676,7 @@ mod tests {
         let options = BatchOptions {
             jobs: 2,
             hash_mb: 4,
+            threads: 1,
             hash_fallback: false,
             solve: SolveOptions::default(),
             watch: None,
@@ -715,6 +731,7 @@ mod tests {
         let options = BatchOptions {
             jobs: 2,
             hash_mb: 4,
+            threads: 1,
             hash_fallback: false,
             solve: SolveOptions::default().nodes(300_000),
             watch: None,

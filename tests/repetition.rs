@@ -163,11 +163,15 @@ fn perpetual_check_is_no_mate() {
     let back = play_forced(&start, &["2g1g", "1i2i", "1g2g", "2i1i"]);
     assert_eq!(back.key(), start.key(), "the loop closes");
     assert!(!mates_within(&start, 15));
-    let r = Solver::new(16).solve(&start, &limits(2_000)).unwrap();
+    let r = common::new_solver(16)
+        .solve(&start, &limits(2_000))
+        .unwrap();
     assert_eq!(r.outcome, Outcome::NoMate, "after {} nodes", r.nodes);
     // From inside the loop too.
     let inside = play_forced(&start, &["2g1g", "1i2i"]);
-    let r = Solver::new(16).solve(&inside, &limits(2_000)).unwrap();
+    let r = common::new_solver(16)
+        .solve(&inside, &limits(2_000))
+        .unwrap();
     assert_eq!(
         r.outcome,
         Outcome::NoMate,
@@ -186,7 +190,7 @@ fn loop_next_to_a_real_mate() {
     let back = play_forced(&start, &["2g1g", "1i2i", "1g2g", "2i1i"]);
     assert_eq!(back.key(), start.key(), "the loop closes");
     assert_eq!(shortest_mate(&start, 9), Some(5));
-    let mut solver = Solver::new(16);
+    let mut solver = common::new_solver(16);
     let line = expect_sound_mate(&mut solver, &start, "loop and mate");
     // No position repeats along the line.
     let mut p = start.clone();
@@ -228,7 +232,7 @@ fn repetition_failure_does_not_leak_to_the_next_search() {
     assert!(!naive.mates(&inner, 9), "the naive search should be fooled");
     assert!(NaiveTableSearch::new(false).mates(&inner, 9));
 
-    let mut solver = Solver::new(16);
+    let mut solver = common::new_solver(16);
     for _ in 0..2 {
         expect_sound_mate(&mut solver, &outer, "outer");
         expect_sound_mate(&mut solver, &inner, "inner after outer");
@@ -369,7 +373,7 @@ fn transposition_through_a_repetition() {
     // A table that keeps repetition failures answers "no mate".
     assert!(!NaiveTableSearch::new(false).mates(&root, 9));
 
-    let mut solver = Solver::new(16);
+    let mut solver = common::new_solver(16);
     expect_sound_mate(&mut solver, &root, "transposition");
     // And from the meeting point, asked as a defender-to-move root.
     let r = solver
@@ -455,7 +459,7 @@ fn one_solver_across_searches() {
     let expected: Vec<bool> = positions
         .iter()
         .map(|p| {
-            let mut fresh = Solver::new(4);
+            let mut fresh = common::new_solver(4);
             let v = verdict(&mut fresh, p);
             if v {
                 expect_sound_mate(&mut fresh, p, "fresh");
@@ -470,7 +474,7 @@ fn one_solver_across_searches() {
         .collect();
     assert!(expected.iter().any(|&v| v) && expected.iter().any(|&v| !v));
 
-    let mut solver = Solver::new(16);
+    let mut solver = common::new_solver(16);
     let n = positions.len();
     let orders: [Box<dyn Fn(usize) -> usize>; 3] = [
         Box::new(|i| i),

@@ -10,9 +10,11 @@
 //! mate; "unknown" (the node limit) is rare and never where a short mate
 //! exists.
 
+mod common;
+
 use tsume::core::{Color, Position};
 use tsume::solver::exhaustive::tsume_shortest_mate;
-use tsume::solver::{Outcome, SolveOptions, Solver, is_tsume_line};
+use tsume::solver::{Outcome, SolveOptions, is_tsume_line};
 
 struct Rng(u64);
 
@@ -132,7 +134,7 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
 #[test]
 fn solver_agrees_with_exhaustive_search_on_random_positions() {
     let mut rng = Rng(0x7473_756d_6521_u64);
-    let mut solver = Solver::new(32);
+    let mut solver = common::new_solver(32);
     let (mut positions, mut mates, mut longer, mut no_mates, mut unknown) = (0, 0, 0, 0, 0);
     let mut attempts = 0;
     let mut failures: Vec<String> = Vec::new();
@@ -145,6 +147,9 @@ fn solver_agrees_with_exhaustive_search_on_random_positions() {
             continue;
         }
         positions += 1;
+        // One, two and four threads in turn (unless TSUME_TEST_THREADS
+        // says how many): each must agree with the exhaustive search.
+        solver.set_threads(common::threads_in_turn(positions));
         let shortest = tsume_shortest_mate(&pos, 5);
         solver.clear();
         let r = solver

@@ -450,7 +450,7 @@ fn limits(nodes: u64) -> SolveOptions {
 
 /// What a fresh solver says of `pos`, for failure reports.
 fn fresh_answer(pos: &Position, nodes: u64) -> String {
-    let r = Solver::new(16)
+    let r = common::new_solver(16)
         .solve(pos, &limits(nodes))
         .expect("searchable");
     show(&r.outcome)
@@ -586,10 +586,12 @@ fn differential(
 /// orientations must also agree with each other.
 fn random_run(seed: u64, layouts: u32, attacker_king: bool, plies: u32, node_limit: u64) -> Tally {
     let mut rng = Rng::new(seed);
-    let mut solver = Solver::new(32);
+    let mut solver = common::new_solver(32);
     let mut tally = Tally::default();
     let mut failures = Vec::new();
-    for _ in 0..layouts {
+    for i in 0..layouts {
+        // One, two and four threads in turn (see `common::threads_in_turn`).
+        solver.set_threads(common::threads_in_turn(i as usize));
         // Layouts the parser rejects (the defender in check, a dead piece,
         // two pawns on a file) are skipped.
         let (layout, pos) = loop {
@@ -718,7 +720,7 @@ fn slow_disproofs_of_small_positions() {
         "4R3n/6G2/8k/9/8N/9/9/9/9 b GSPr2b2g3s2n4l17p 1",
         "4k1lR1/9/9/9/9/9/9/9/9 b GSPr2b3g3s4n3l17p 1",
     ];
-    let mut solver = Solver::new(64);
+    let mut solver = common::new_solver(64);
     for sfen in sfens {
         let pos: Position = sfen.parse().unwrap();
         assert!(!mates_within(&pos, SLOW_CHECK_PLIES), "{sfen}");
@@ -794,7 +796,7 @@ fn problem_sets_agree_with_exhaustive_search() {
     const MAX_PLIES: i32 = 5;
     const TANUKI_MAX_PLIES: i32 = 5;
     const TANUKI_STEP: usize = 4;
-    let mut solver = Solver::new(64);
+    let mut solver = common::new_solver(64);
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut longer = Vec::new();
@@ -897,7 +899,7 @@ fn problem_sets_agree_with_exhaustive_search() {
 /// which is no claim either way.
 #[test]
 fn nomate_set_claims_are_sound() {
-    let mut solver = Solver::new(64);
+    let mut solver = common::new_solver(64);
     let mut mates = Vec::new();
     let mut shortest = Vec::new();
     let mut asserted = 0;
@@ -1001,7 +1003,7 @@ fn defender_to_move_root() {
     let and_root = SolveOptions::default()
         .nodes(1_000_000)
         .defender_to_move(true);
-    let mut solver = Solver::new(16);
+    let mut solver = common::new_solver(16);
 
     // misc_small's 5-ply problem after the attacker's first move: mated
     // in 4 more plies.

@@ -309,6 +309,7 @@ fn asked(
     let hash = at_least_one(py, "hash_mb", hash_mb)?;
     Ok(BatchOptions {
         jobs,
+        threads: 1,
         hash_mb: hash.map_or_else(
             || batch::default_hash_mb(jobs),
             |mb| usize::try_from(mb).unwrap_or(usize::MAX),

@@ -114,11 +114,17 @@ pub struct Args {
           value_parser = super::whole(1, 1 << 20))]
     hash: Option<u64>,
 
-    /// Worker threads solving problems side by side [default: one per core]
-    #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
-          hide_default_value = true, allow_negative_numbers = true,
+    /// Worker threads solving problems side by side [default: one per core,
+    /// divided by --threads]
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true,
           value_parser = super::whole(1, MAX_JOBS))]
-    jobs: u64,
+    jobs: Option<u64>,
+
+    /// Threads searching each problem together over its worker's table
+    /// (--jobs times this in all)
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::whole(1, MAX_THREADS))]
+    threads: u64,
 
     /// The number of the first line of the file or stdin, for a shard cut
     /// from a bigger file: lines are then reported as in the whole file
@@ -190,6 +196,10 @@ pub struct Args {
 
 /// The most worker threads.
 const MAX_JOBS: u64 = 1024;
+
+/// The most threads per problem accepted (far more than any machine has
+/// cores, so a typo is an error rather than a swarm of threads).
+pub(super) const MAX_THREADS: u64 = 256;
 
 /// How answers are written (`--format`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -384,7 +394,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let interrupted = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(interrupted.clone());
 
-    let jobs = usize::try_from(args.jobs).unwrap_or(1);
+    let threads = usize::try_from(args.threads).unwrap_or(1);
+    let jobs = args.jobs.map_or_else(
+        || batch::default_jobs_for(threads),
+        |j| usize::try_from(j).unwrap_or(1),
+    );
     let mut options = batch::BatchOptions {
         // No more workers than problems when they are all known.
         jobs: if file.is_none() {
@@ -396,6 +410,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             || batch::default_hash_mb(jobs),
             |mb| usize::try_from(mb).unwrap_or(usize::MAX),
         ),
+        threads,
         // The default takes what the system gives; a --hash it refuses is
         // an error.
         hash_fallback: args.hash.is_none(),

@@ -119,11 +119,16 @@ pub struct Args {
     rest_to_defender: bool,
 
     /// Worker threads verifying problems side by side [default: one per
-    /// core]
-    #[arg(long, short = 'j', value_name = "J", default_value_t = batch::default_jobs() as u64,
-          hide_default_value = true, allow_negative_numbers = true,
+    /// core, divided by --threads]
+    #[arg(long, short = 'j', value_name = "J", allow_negative_numbers = true,
           value_parser = super::whole(1, 1024))]
-    jobs: u64,
+    jobs: Option<u64>,
+
+    /// Threads searching each problem's main line together over its
+    /// worker's table (--jobs times this in all)
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::whole(1, super::solve::MAX_THREADS))]
+    threads: u64,
 }
 
 /// `--length`: a whole number of plies, odd (the attacker mates) and
@@ -268,9 +273,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         .chain(rows.filter_map(|line| read_row(name, line)))
         .map(|input| ((), input));
     let rest = args.rest_to_defender;
-    let jobs = usize::try_from(args.jobs).unwrap_or(1);
+    let threads = usize::try_from(args.threads).unwrap_or(1);
+    let jobs = args.jobs.map_or_else(
+        || batch::default_jobs_for(threads),
+        |j| usize::try_from(j).unwrap_or(1),
+    );
     let batch_options = batch::BatchOptions {
         jobs: if several { jobs } else { 1 },
+        threads,
         hash_mb: args.hash.map_or_else(
             || batch::default_hash_mb(jobs),
             |mb| usize::try_from(mb).unwrap_or(usize::MAX),

@@ -30,6 +30,7 @@ mod line;
 mod mode;
 mod node;
 mod options;
+mod parallel;
 mod repetition;
 mod search;
 mod tt;
@@ -44,8 +45,8 @@ use crate::core::{Color, Move, PieceKind, Position};
 use mode::{Bounded, Counting, Mode};
 use repetition::Repetitions;
 use search::Search;
+use tt::Table;
 pub use tt::TableTooLarge;
-use tt::{INF, Table};
 
 pub use defence::DefenceChoice;
 pub use interposition::UselessRule;
@@ -276,6 +277,8 @@ pub struct Solver {
     progress: Arc<SearchProgress>,
     /// Times cleared: a solver cleared twice is solving many problems.
     clears: u32,
+    /// Threads searching each problem (see [`set_threads`](Self::set_threads)).
+    threads: usize,
 }
 
 /// A key for the pieces out of play (in neither hand nor on the board).
@@ -334,7 +337,23 @@ impl Solver {
             stop: Arc::new(AtomicBool::new(false)),
             progress: Arc::default(),
             clears: 0,
+            threads: 1,
         }
+    }
+
+    /// Searches each problem [`solve`](Self::solve) is given with `threads`
+    /// threads over the one table (at least one): the main thread searches
+    /// as alone while the others search the same questions beside it and
+    /// feed the table (see the `parallel` module). The answers are the
+    /// same; the nodes and time to them change. A table shared by several
+    /// threads takes its whole budget at once.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The threads searching each problem.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// A flag that stops the running search when set. It stays set (every
@@ -413,6 +432,9 @@ impl Solver {
             depth_cut: false,
             unused_tests: Default::default(),
             stats: Default::default(),
+            crew: None,
+            helper: 0,
+            reported: 0,
         }
     }
 
@@ -530,21 +552,79 @@ impl Solver {
         options: &SolveOptions,
     ) -> Result<SolveResult, SolveError> {
         let start = Instant::now();
-        let (mut search, attacker) = self.limited_search(pos, options)?;
+        let attacker = attacker_of(pos, options)?;
+        let threads = self.threads;
+        if threads > 1 {
+            self.table.share(threads);
+        }
+        let deadline = options.limits.time.map(|t| Instant::now() + t);
+        let node_limit = options.limits.nodes.unwrap_or(u64::MAX);
+        self.progress.nodes.store(0, Ordering::Relaxed);
+        let crew = (threads > 1).then(|| parallel::Crew::new(node_limit));
+        let table = &self.table;
+        let search = Search {
+            table,
+            reps: &mut self.reps,
+            attacker,
+            base_salt: out_of_play_salt(pos),
+            nodes: 0,
+            node_limit,
+            deadline,
+            stop: &self.stop,
+            progress: &self.progress,
+            aborted: None,
+            depth_cut: false,
+            unused_tests: Default::default(),
+            stats: Default::default(),
+            crew: crew.as_ref(),
+            helper: 0,
+            reported: 0,
+        };
+        std::thread::scope(|scope| {
+            if let Some(crew) = &crew {
+                for i in 1..threads {
+                    std::thread::Builder::new()
+                        .name(format!("tsume-helper-{i}"))
+                        .stack_size(parallel::HELPER_STACK)
+                        .spawn_scoped(scope, move || parallel::helper(table, crew, i as u64))
+                        .expect("a helper thread");
+                }
+            }
+            let result = solve_with(search, pos, options, attacker, start);
+            if let Some(crew) = &crew {
+                crew.finish();
+            }
+            result
+        })
+        .map(|mut r| {
+            // Every helper has ended: its nodes are all counted.
+            r.nodes += crew.map_or(0, |c| c.nodes.load(Ordering::Relaxed));
+            r
+        })
+    }
+}
+
+/// [`Solver::solve`] on the search made for it.
+fn solve_with(
+    mut search: Search<'_>,
+    pos: &Position,
+    options: &SolveOptions,
+    attacker: Color,
+    start: Instant,
+) -> Result<SolveResult, SolveError> {
+    {
         search.progress.publish_answer(None, None, None);
         let node_limit = search.node_limit;
         search.reps.clear();
         let mut root = pos.clone();
         let root_key = root.key();
         search.reps.push(root.board_key(), root.hand(attacker));
-        let r = search.mid(
-            Mode::unbounded(Counting::Plain),
-            &mut root,
-            root_key,
-            INF,
-            INF,
-            0,
-        );
+        let at = search::At {
+            mode: Mode::unbounded(Counting::Plain),
+            path: root_key,
+            ply: 0,
+        };
+        let r = search.root_mid(&mut root, at);
         let search_nodes = search.nodes;
         let mut exact = false;
         let mut at_least = None;
@@ -634,7 +714,7 @@ impl Solver {
                 search.table.hashfull()
             );
         }
-        self.reps.clear();
+        search.reps.clear();
         Ok(SolveResult {
             outcome,
             exact,
@@ -732,7 +812,7 @@ mod tests {
     use super::node::DEPTH_ANY;
     use super::*;
     use crate::core::Hand;
-    use tt::Record;
+    use tt::{INF, Record};
 
     #[test]
     fn a_line_of_an_answer_cut_short_keeps_the_defence_then_the_bounds() {

@@ -378,6 +378,36 @@ pub(crate) fn select(children: &[Child], or_node: bool) -> (usize, u32) {
     (best, second)
 }
 
+/// Like [`select`], ties broken by a hash of each move and `salt` instead
+/// of by the order of generation: a helper thread's order (see
+/// [`super::parallel`]).
+#[inline]
+pub(crate) fn select_shuffled(children: &[Child], or_node: bool, salt: u64) -> (usize, u32) {
+    let rank = |c: &Child| (c.mv.raw() as u64 ^ salt).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+    let mut best = usize::MAX;
+    let mut best_v = INF;
+    let mut best_rank = 0;
+    let mut second = INF;
+    for (i, c) in children.iter().enumerate() {
+        if !c.evaluated {
+            continue;
+        }
+        let v = if or_node { c.pn } else { c.dn };
+        let r = rank(c);
+        if best == usize::MAX || v < best_v || (v == best_v && r < best_rank) {
+            if best != usize::MAX {
+                second = second.min(best_v);
+            }
+            best = i;
+            best_v = v;
+            best_rank = r;
+        } else {
+            second = second.min(v);
+        }
+    }
+    (if best == usize::MAX { 0 } else { best }, second)
+}
+
 /// The threshold left for one child out of a summed number: the node's
 /// threshold minus what its siblings contribute.
 #[inline]

@@ -142,6 +142,12 @@ impl Repetitions {
             .map(|i| i as u32 + 1)
     }
 
+    /// The positions on the path (board key and attacker hand), the last
+    /// entered last.
+    pub fn stack(&self) -> &[(u64, Hand)] {
+        &self.stack
+    }
+
     /// The place on the path of the last position entered: a result whose
     /// loop head is at least this holds on every path.
     #[inline]

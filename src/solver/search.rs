@@ -16,7 +16,10 @@ use super::drops::{DropVerdict, FIRST_USELESS_ROUND_NODES, USELESS_TEST_SHARE, U
 use super::hands;
 use super::interposition::{DropInterpositions, has_counted_evasion};
 use super::mode::{Counting, Mode};
-use super::node::{DEPTH_ANY, Node, NodeResult, combine, deeper, select, sub_sibling_sum, widen};
+use super::node::{
+    DEPTH_ANY, Node, NodeResult, combine, deeper, select, select_shuffled, sub_sibling_sum, widen,
+};
+use super::parallel::{Crew, Job, NODE_STEP};
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, Probe, Table, settles_within};
 
@@ -50,7 +53,7 @@ impl At {
 /// One search over a shared table: the resources (table, path, limits)
 /// and what it has found so far. The question comes with each call.
 pub(crate) struct Search<'a> {
-    pub table: &'a mut Table,
+    pub table: &'a Table,
     pub reps: &'a mut Repetitions,
     pub attacker: Color,
     /// The problem's key (see [`super::out_of_play_salt`]), mixed into the
@@ -71,6 +74,15 @@ pub(crate) struct Search<'a> {
     /// like the table's, these results do not look at repetitions.
     pub unused_tests: HashMap<u64, UnusedTest>,
     pub stats: Stats,
+    /// The threads searching this problem with the main one, when there
+    /// are (see [`super::parallel`]).
+    pub crew: Option<&'a Crew>,
+    /// 0 for the main thread; a helper's number otherwise (its children
+    /// are taken in an order of its own).
+    pub helper: u64,
+    /// A helper's nodes already added to the crew's count; on the main
+    /// thread, whether a root search is posted to the crew now.
+    pub reported: u64,
 }
 
 /// Counters for tuning.
@@ -101,12 +113,25 @@ impl Search<'_> {
         }
         if self.nodes >= self.node_limit {
             self.aborted = Some(Limit::Nodes);
-        } else if self.nodes & 255 == 0 {
-            self.progress.publish(self.nodes, self.table);
+        } else if self.nodes & (NODE_STEP - 1) == 0 {
+            if let Some(crew) = self.crew {
+                if self.helper != 0 {
+                    crew.nodes.fetch_add(NODE_STEP, Ordering::Relaxed);
+                    self.reported += NODE_STEP;
+                } else {
+                    crew.main_nodes.store(self.nodes, Ordering::Relaxed);
+                }
+            }
+            self.progress.publish(self.total_nodes(), self.table);
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = Some(Limit::Stopped);
             } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.aborted = Some(Limit::Time);
+            } else if self.crew.is_some_and(|c| c.over_limit()) {
+                // The caller's limit counts every thread's nodes (see
+                // `uncap_nodes`: no budget of a nested search takes it
+                // for its own).
+                self.aborted = Some(Limit::Nodes);
             }
         }
     }
@@ -244,6 +269,40 @@ impl Search<'_> {
         own
     }
 
+    /// The nodes of this search and, on the main thread, its helpers'.
+    pub(crate) fn total_nodes(&self) -> u64 {
+        match self.crew {
+            Some(crew) if self.helper == 0 => self.nodes + crew.nodes.load(Ordering::Relaxed),
+            _ => self.nodes,
+        }
+    }
+
+    /// A root search of `pos` at `at` (`pos` entered on the path): posted
+    /// to the helpers while it runs, when there are and no other root
+    /// search is posted by this one.
+    pub(crate) fn root_mid(&mut self, pos: &mut Position, at: At) -> NodeResult {
+        let post = self.helper == 0 && self.reported == 0 && self.crew.is_some();
+        if let (true, Some(crew)) = (post, self.crew) {
+            crew.post(std::sync::Arc::new(Job {
+                mode: at.mode,
+                pos: pos.clone(),
+                path: at.path,
+                ply: at.ply,
+                stack: self.reps.stack().to_vec(),
+                attacker: self.attacker,
+                base_salt: self.base_salt,
+                stop: AtomicBool::new(false),
+            }));
+            self.reported = 1;
+        }
+        let r = self.mid(at.mode, pos, at.path, INF, INF, at.ply);
+        if let (true, Some(crew)) = (post, self.crew) {
+            crew.withdraw();
+            self.reported = 0;
+        }
+        r
+    }
+
     /// Caps the nodes at `budget` more (within the caller's own limit);
     /// returns the limit to give back to [`uncap_nodes`](Self::uncap_nodes).
     pub(crate) fn cap_nodes(&mut self, budget: u64) -> u64 {
@@ -257,7 +316,9 @@ impl Search<'_> {
     /// left is then the caller's to clear).
     pub(crate) fn uncap_nodes(&mut self, limit: u64) -> bool {
         self.node_limit = limit;
-        self.aborted == Some(Limit::Nodes) && self.nodes < limit
+        self.aborted == Some(Limit::Nodes)
+            && self.nodes < limit
+            && !self.crew.is_some_and(|c| c.over_limit())
     }
 
     /// Searches `pos` (entered on the path, reached by path hash `path`) as
@@ -267,7 +328,7 @@ impl Search<'_> {
     pub(crate) fn search_root(&mut self, mode: Mode, pos: &mut Position, path: u64) -> NodeResult {
         self.reps.clear_path_results();
         let depth_cut = self.depth_cut;
-        let r = self.mid(mode, pos, path, INF, INF, 0);
+        let r = self.root_mid(pos, At { mode, path, ply: 0 });
         self.depth_cut = depth_cut;
         r
     }
@@ -329,7 +390,7 @@ impl Search<'_> {
         }
         let depth_cut = self.depth_cut;
         let limit = self.cap_nodes(budget);
-        let r = self.mid(at.mode, pos, at.path, INF, INF, at.ply);
+        let r = self.root_mid(pos, at);
         if self.uncap_nodes(limit) {
             self.aborted = None;
         }
@@ -536,7 +597,11 @@ impl Search<'_> {
                 self.store(mode.counting, pos, &r, Some(node.children[best].mv), work);
                 return r;
             }
-            let (best, second) = select(&node.children, or_node);
+            let (best, second) = if self.helper == 0 {
+                select(&node.children, or_node)
+            } else {
+                select_shuffled(&node.children, or_node, self.helper ^ pos.key())
+            };
             let c = node.children[best];
             let wide = widen(second, mode.bounded && or_node);
             let (child_thpn, child_thdn) = if or_node {

@@ -8,9 +8,18 @@
 //! When a cluster is full the entry that cost the least work to find is
 //! replaced, so a search longer than the table degrades instead of failing.
 //!
-//! Entries are four plain `u64` words, so the table is an array of integer
+//! Entries are four `u64` words, so the table is an array of integer
 //! arrays: the allocator hands it out zeroed (an empty table) without
 //! writing a byte, and pages become resident only as the search uses them.
+//!
+//! Several threads may search over one table ([`Table::share`]): the
+//! words are atomics read and written without locks. An entry written by
+//! one thread while another reads it can be read torn, half of one write
+//! and half of another; a checksum of the entry's words, kept beside them,
+//! rejects such a read as an empty slot. Two stores into one cluster at
+//! once may lose one of them, or keep two entries of one hand: every
+//! entry is a fact found by some search (or an estimate), so that costs
+//! work again, never a wrong result. A shared table does not grow.
 //!
 //! The table grows: it starts small ([`INITIAL_BYTES`], or the whole
 //! budget when that is less) and doubles, within the memory budget, each
@@ -27,6 +36,8 @@
 //! a limit, not a tuning. Clearing shrinks the table back to the start,
 //! so a search does not depend on what the table held before. (The
 //! numbers behind this are in `docs/measurements.md`.)
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use crate::core::{Hand, Move};
 
@@ -47,16 +58,55 @@ pub const INITIAL_BYTES: usize = 16 << 20;
 /// - word 1: attacker hand (low half), proof number (high half);
 /// - word 2: disproof number (low half), work (bits 32..48), mate length
 ///   (bits 48..64);
-/// - word 3: move (bits 0..16), generation (bits 16..24), and bit 24 set
-///   on a disproof that holds under tsume counting too (see
-///   [`Probe::drop_free`]).
+/// - word 3: move (bits 0..16), generation (bits 16..24), bit 24 set on a
+///   disproof that holds under tsume counting too (see
+///   [`Probe::drop_free`]), and a checksum of the entry (bits 32..64, see
+///   [`checksum`]).
 ///
 /// `work` is log2 of the nodes spent below the entry, plus one; 0 marks an
 /// empty slot.
 type Entry = [u64; 4];
 
+/// Where an entry lives: its words, each read and written on its own.
+type Slot = [AtomicU64; 4];
+
 /// A cluster of entries for boards whose keys share the index bits.
-type Cluster = [Entry; CLUSTER];
+type Cluster = [Slot; CLUSTER];
+
+/// The checksum of an entry's other words and its word 3 below bit 32:
+/// each word goes through a multiplication before the next is mixed in, so
+/// a read that takes words from two different writes does not match.
+#[inline(always)]
+fn checksum(e: &Entry) -> u64 {
+    const M: u64 = 0x9e37_79b9_7f4a_7c15;
+    let h = (e[0].wrapping_mul(M) ^ e[1]).wrapping_mul(M);
+    let h = (h ^ e[2]).wrapping_mul(M);
+    let h = (h ^ (e[3] & 0xffff_ffff)).wrapping_mul(M);
+    h & !0xffff_ffff
+}
+
+/// Whether the entry's words were written together (see [`checksum`]).
+#[inline(always)]
+fn whole(e: &Entry) -> bool {
+    e[3] & !0xffff_ffff == checksum(e)
+}
+
+#[inline(always)]
+fn load(s: &Slot) -> Entry {
+    [
+        s[0].load(Relaxed),
+        s[1].load(Relaxed),
+        s[2].load(Relaxed),
+        s[3].load(Relaxed),
+    ]
+}
+
+#[inline(always)]
+fn put(s: &Slot, e: &Entry) {
+    for (w, v) in s.iter().zip(e) {
+        w.store(*v, Relaxed);
+    }
+}
 
 #[inline(always)]
 fn key_of(e: &Entry) -> u64 {
@@ -110,12 +160,14 @@ pub(crate) struct Record {
 fn pack(key: u64, hand: Hand, r: &Record, work: u16, generation: u8) -> Entry {
     let drop_free = r.drop_free && r.dn == 0;
     let mv = r.mv.map_or(0, |m| m.raw());
-    [
+    let mut e = [
         key,
         hand.raw() as u64 | (r.pn as u64) << 32,
         r.dn as u64 | (work as u64) << 32 | (r.len as u64) << 48,
         mv as u64 | (generation as u64) << 16 | if drop_free { DROP_FREE_BIT } else { 0 },
-    ]
+    ];
+    e[3] |= checksum(&e);
+    e
 }
 
 fn probe_of(e: &Entry) -> Probe {
@@ -178,7 +230,7 @@ pub fn settles_within(pn: u32, dn: u32, len: u16, plies: u32) -> bool {
 /// are not asked for: they made files of small problems slower and a long
 /// search with a grown table no faster (`docs/measurements.md`).
 fn new_clusters(n: usize) -> Vec<Cluster> {
-    vec![[[0u64; 4]; CLUSTER]; n]
+    bytemuck::zeroed_vec(n)
 }
 
 /// Makes the pages of `clusters` resident by zeroing one word per page
@@ -187,10 +239,10 @@ fn new_clusters(n: usize) -> Vec<Cluster> {
 /// to replace (replacing it flushes the TLBs of every thread of the
 /// process: with two workers faulting side by side that cost more kernel
 /// time than the searches took).
-fn make_resident(clusters: &mut [Cluster]) {
+fn make_resident(clusters: &[Cluster]) {
     let per_page = (4096 / std::mem::size_of::<Cluster>()).max(1);
-    for c in clusters.iter_mut().step_by(per_page) {
-        *std::hint::black_box(&mut c[0][0]) = 0;
+    for c in clusters.iter().step_by(per_page) {
+        c[0][0].store(0, Relaxed);
     }
 }
 
@@ -207,17 +259,19 @@ pub struct Table {
     /// cost nothing until written); only the first `mask + 1` are in use.
     clusters: Vec<Cluster>,
     /// Clusters in use, less one (a power of two, less one).
-    mask: usize,
+    mask: AtomicUsize,
     /// Clusters in use at the start and after [`clear`](Self::clear).
     initial: usize,
     /// Live entries of this generation, as counted by `store` (entries it
     /// empties are taken off): the table grows when half the slots in use
-    /// are filled.
-    filled: usize,
+    /// are filled. Not kept while shared.
+    filled: AtomicUsize,
     /// Clusters ever in use: the part a wrap of generations must zero.
-    touched: usize,
+    touched: AtomicUsize,
     /// Entries of other generations are empty: clearing is one increment.
     generation: u8,
+    /// Searched by several threads at once (see [`share`](Self::share)).
+    shared: bool,
 }
 
 /// The largest power of two not above `n` (at least 1).
@@ -290,12 +344,40 @@ impl Table {
         let initial = power_of_two_below(initial).min(max);
         Table {
             clusters: new_clusters(max),
-            mask: initial - 1,
+            mask: AtomicUsize::new(initial - 1),
             initial,
-            filled: 0,
-            touched: initial,
+            filled: AtomicUsize::new(0),
+            touched: AtomicUsize::new(initial),
             generation: 1,
+            shared: false,
         }
+    }
+
+    /// Readies the table for several threads searching over it at once,
+    /// until the next [`clear`](Self::clear): it takes its whole budget
+    /// now (it cannot grow while searched), and reads check each entry's
+    /// checksum. A table for one thread stays as it is.
+    pub fn share(&mut self, threads: usize) {
+        if threads <= 1 || self.shared {
+            return;
+        }
+        if *self.filled.get_mut() == 0 {
+            // Nothing lives in the table: the whole budget at once, its
+            // pages made resident as the threads reach them.
+            *self.mask.get_mut() = self.clusters.len() - 1;
+            let touched = self.touched.get_mut();
+            *touched = self.clusters.len();
+        } else {
+            // The entries of this generation go where the full size puts
+            // them.
+            while self.grow(|| false) {}
+        }
+        self.shared = true;
+    }
+
+    #[inline(always)]
+    fn mask(&self) -> usize {
+        self.mask.load(Relaxed)
     }
 
     /// Forgets everything: a new generation, so that solving many small
@@ -306,11 +388,15 @@ impl Table {
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.clusters[..self.touched].fill([[0u64; 4]; CLUSTER]);
+            let touched = *self.touched.get_mut();
+            for w in self.clusters[..touched].iter_mut().flatten().flatten() {
+                *w.get_mut() = 0;
+            }
             self.generation = 1;
         }
-        self.mask = self.initial - 1;
-        self.filled = 0;
+        *self.mask.get_mut() = self.initial - 1;
+        *self.filled.get_mut() = 0;
+        self.shared = false;
     }
 
     /// Doubles the clusters in use when half their slots are filled and the
@@ -328,46 +414,56 @@ impl Table {
     /// moving the entries: without the question, a growth begun near the
     /// deadline would run the search well past it (`docs/measurements.md`).
     #[inline]
-    pub fn grow_if_half_full(&mut self, interrupted: impl FnMut() -> bool) -> bool {
-        let used = self.mask + 1;
-        if self.filled * 2 < used * CLUSTER || used == self.clusters.len() {
+    pub fn grow_if_half_full(&self, interrupted: impl FnMut() -> bool) -> bool {
+        let used = self.mask() + 1;
+        if self.shared
+            || self.filled.load(Relaxed) * 2 < used * CLUSTER
+            || used == self.clusters.len()
+        {
             return false;
         }
         self.grow(interrupted)
     }
 
+    /// Doubles the clusters in use (see
+    /// [`grow_if_half_full`](Self::grow_if_half_full)); never while shared.
     #[cold]
-    fn grow(&mut self, mut interrupted: impl FnMut() -> bool) -> bool {
-        let used = self.mask + 1;
+    fn grow(&self, mut interrupted: impl FnMut() -> bool) -> bool {
+        let used = self.mask() + 1;
+        if self.shared || used == self.clusters.len() {
+            return false;
+        }
         let mask = used * 2 - 1;
-        let (low, high) = self.clusters.split_at_mut(used);
-        let high = &mut high[..used];
+        let (low, high) = self.clusters.split_at(used);
+        let high = &high[..used];
         let per_step = (16 << 20) / std::mem::size_of::<Cluster>();
-        for step in high.chunks_mut(per_step) {
+        for step in high.chunks(per_step) {
             if interrupted() {
                 return false;
             }
             // Nothing of this generation lives here (see above).
             make_resident(step);
         }
-        let generation = self.generation;
-        let live = |e: &Entry| work_of(e) != 0 && generation_of(e) == generation;
-        for (c, cluster) in low.iter_mut().enumerate() {
-            let target = &mut high[c];
-            for e in cluster.iter_mut() {
-                if live(e) && cluster_index(key_of(e), mask) != c {
+        let mut lost = 0;
+        for (c, cluster) in low.iter().enumerate() {
+            let target = &high[c];
+            for s in cluster {
+                let e = load(s);
+                if self.live(&e) && cluster_index(key_of(&e), mask) != c {
                     // Eight entries at most, into eight empty slots.
-                    if let Some(slot) = target.iter_mut().find(|t| !live(t)) {
-                        *slot = *e;
+                    if let Some(slot) = target.iter().find(|t| !self.live(&load(t))) {
+                        put(slot, &e);
                     } else {
-                        self.filled -= 1;
+                        lost += 1;
                     }
-                    *e = [0; 4];
+                    put(s, &[0; 4]);
                 }
             }
         }
-        self.mask = mask;
-        self.touched = self.touched.max(mask + 1);
+        self.filled.store(self.filled.load(Relaxed) - lost, Relaxed);
+        self.mask.store(mask, Relaxed);
+        self.touched
+            .store(self.touched.load(Relaxed).max(mask + 1), Relaxed);
         true
     }
 
@@ -379,17 +475,19 @@ impl Table {
     /// the run time. Worth it before solving many problems; not for one
     /// short search.
     pub fn prefault(&mut self) {
-        make_resident(&mut self.clusters[..=self.mask]);
+        make_resident(&self.clusters[..=self.mask()]);
     }
 
     /// Bytes in use now (the table grows up to its budget).
     pub fn bytes(&self) -> usize {
-        (self.mask + 1) * std::mem::size_of::<Cluster>()
+        (self.mask() + 1) * std::mem::size_of::<Cluster>()
     }
 
+    /// Whether `e` is an entry of this generation, and (shared) was read
+    /// whole.
     #[inline(always)]
     fn live(&self, e: &Entry) -> bool {
-        work_of(e) != 0 && generation_of(e) == self.generation
+        work_of(e) != 0 && generation_of(e) == self.generation && (!self.shared || whole(e))
     }
 
     /// Permille of used slots, from a sample of the first clusters.
@@ -397,14 +495,14 @@ impl Table {
         let n = self.clusters.len().min(1000);
         let used: usize = self.clusters[..n]
             .iter()
-            .map(|c| c.iter().filter(|e| self.live(e)).count())
+            .map(|c| c.iter().filter(|s| self.live(&load(s))).count())
             .sum();
         (used * 1000 / (n * CLUSTER).max(1)) as u32
     }
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> usize {
-        cluster_index(key, self.mask)
+        cluster_index(key, self.mask())
     }
 
     /// Asks the processor to start loading the cluster of `key`.
@@ -444,38 +542,42 @@ impl Table {
     #[inline]
     pub fn probe_within(&self, key: u64, hand: Hand, remaining: u32) -> Option<Probe> {
         let mut exact = None;
-        let mut proof: Option<&Entry> = None;
-        let mut disproof: Option<&Entry> = None;
-        for e in &self.clusters[self.cluster(key)] {
+        let mut proof: Option<Entry> = None;
+        let mut disproof: Option<Entry> = None;
+        for s in &self.clusters[self.cluster(key)] {
+            if s[0].load(Relaxed) != key {
+                continue;
+            }
+            let e = &load(s);
             if key_of(e) != key || !self.live(e) {
                 continue;
             }
             let (pn, dn, h) = (pn_of(e), dn_of(e), hand_of(e));
             if pn == 0 {
                 // The shortest of the proofs that cover this hand.
-                if hand.dominates(h) && proof.is_none_or(|p| len_of(e) < len_of(p)) {
-                    proof = Some(e);
+                if hand.dominates(h) && proof.is_none_or(|p| len_of(e) < len_of(&p)) {
+                    proof = Some(*e);
                 }
             } else if dn == 0 {
                 // The deepest of the disproofs that cover this hand.
-                if h.dominates(hand) && disproof.is_none_or(|d| len_of(e) > len_of(d)) {
-                    disproof = Some(e);
+                if h.dominates(hand) && disproof.is_none_or(|d| len_of(e) > len_of(&d)) {
+                    disproof = Some(*e);
                 }
             } else if h == hand {
                 exact = Some(probe_of(e));
             }
         }
         if let Some(p) = proof
-            && len_of(p) as u32 <= remaining
+            && len_of(&p) as u32 <= remaining
         {
-            return Some(probe_of(p));
+            return Some(probe_of(&p));
         }
         if let Some(d) = disproof
-            && len_of(d) as u32 >= remaining
+            && len_of(&d) as u32 >= remaining
         {
-            return Some(probe_of(d));
+            return Some(probe_of(&d));
         }
-        proof.or(disproof).map(probe_of).or(exact)
+        proof.or(disproof).map(|e| probe_of(&e)).or(exact)
     }
 
     /// A disproof of board `key` for attacker hand `hand` that holds for
@@ -485,6 +587,8 @@ impl Table {
     pub fn drop_free_disproof(&self, key: u64, hand: Hand, remaining: u32) -> Option<Probe> {
         self.clusters[self.cluster(key)]
             .iter()
+            .filter(|s| s[0].load(Relaxed) == key)
+            .map(load)
             .find(|e| {
                 key_of(e) == key
                     && self.live(e)
@@ -493,7 +597,7 @@ impl Table {
                     && len_of(e) as u32 >= remaining
                     && hand_of(e).dominates(hand)
             })
-            .map(probe_of)
+            .map(|e| probe_of(&e))
     }
 
     /// Stores what is known of board `key` with attacker hand `hand`.
@@ -501,16 +605,19 @@ impl Table {
     /// does not grow here: the caller calls
     /// [`grow_if_half_full`](Self::grow_if_half_full), which may take
     /// seconds.
-    pub(crate) fn store(&mut self, key: u64, hand: Hand, record: Record, nodes: u64) {
+    pub(crate) fn store(&self, key: u64, hand: Hand, record: Record, nodes: u64) {
         let Record { pn, dn, len, .. } = record;
-        let c = self.cluster(key);
+        let slots = &self.clusters[self.cluster(key)];
         let mut work = (64 - nodes.leading_zeros()) as u16 + 1;
         let generation = self.generation;
-        let live = |e: &Entry| work_of(e) != 0 && generation_of(e) == generation;
-        let cluster = &mut self.clusters[c];
+        let live = |e: &Entry| self.live(e);
         let mut slot = None;
         let mut emptied = 0;
-        for (i, e) in cluster.iter_mut().enumerate() {
+        for (i, s) in slots.iter().enumerate() {
+            if s[0].load(Relaxed) != key {
+                continue;
+            }
+            let e = &load(s);
             if key_of(e) != key || !live(e) {
                 continue;
             }
@@ -530,17 +637,20 @@ impl Table {
                     work = work.max(work_of(e));
                 }
                 if slot.is_none() {
-                    slot = Some(i);
+                    slot = Some((i, false));
                 } else {
-                    *e = [0; 4];
+                    put(s, &[0; 4]);
                     emptied += 1;
                 }
             }
         }
-        let i = slot.unwrap_or_else(|| {
-            let mut best = 0;
+        // Else the slot whose entry cost least (an empty one first; a
+        // final result weighs more).
+        let (i, fills) = slot.unwrap_or_else(|| {
+            let mut best = (0, false);
             let mut best_score = u32::MAX;
-            for (i, e) in cluster.iter().enumerate() {
+            for (i, s) in slots.iter().enumerate() {
+                let e = &load(s);
                 let score = if !live(e) {
                     0
                 } else {
@@ -548,14 +658,19 @@ impl Table {
                 };
                 if score < best_score {
                     best_score = score;
-                    best = i;
+                    best = (i, score == 0);
                 }
             }
             best
         });
-        let fills = !live(&cluster[i]);
-        cluster[i] = pack(key, hand, &record, work, generation);
-        self.filled = (self.filled + usize::from(fills)).saturating_sub(emptied);
+        put(&slots[i], &pack(key, hand, &record, work, generation));
+        if !self.shared {
+            let filled = self.filled.load(Relaxed);
+            self.filled.store(
+                (filled + usize::from(fills)).saturating_sub(emptied),
+                Relaxed,
+            );
+        }
     }
 }
 
@@ -584,7 +699,7 @@ mod tests {
 
     #[test]
     fn proofs_cover_larger_hands_and_disproofs_smaller() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let key = 0x1234_5678_9abc_def0;
         t.store(key, hand(&[PieceKind::Gold]), rec(0, INF, 3), 10);
         assert!(
@@ -617,7 +732,7 @@ mod tests {
     #[test]
     fn a_proof_and_a_shallower_disproof_both_stay() {
         // Under a length bound: mated within 9 plies, not within 5.
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let key = 0x0bad_cafe_1234_5678;
         let h = hand(&[PieceKind::Gold]);
         t.store(key, h, rec(0, INF, 9), 100);
@@ -674,7 +789,7 @@ mod tests {
         let cluster = std::mem::size_of::<Cluster>();
         // 32 MB of new clusters: two steps of 16 MB.
         let used = (32 << 20) / cluster;
-        let mut t = Table::with_clusters(used, 4 * used);
+        let t = Table::with_clusters(used, 4 * used);
         for key in 0..(used * CLUSTER / 2) as u64 {
             t.store(key, Hand::EMPTY, rec(1, 1, 0), 1);
         }
@@ -721,11 +836,111 @@ mod tests {
 
     #[test]
     fn exact_entries_are_replaced_not_duplicated() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let key = 42 << 8;
         t.store(key, Hand::EMPTY, rec(3, 4, 0), 1);
         t.store(key, Hand::EMPTY, rec(5, 6, 0), 1);
         let p = t.probe(key, Hand::EMPTY).unwrap();
         assert_eq!((p.pn, p.dn), (5, 6));
+    }
+}
+
+#[cfg(test)]
+mod shared_tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// A record whose fields all follow from `pn` and the key, so that a
+    /// read mixing the words of two writes shows.
+    fn consistent(key: u64, pn: u32) -> Record {
+        Record {
+            pn,
+            dn: pn ^ (key as u32 & 0xffff),
+            len: (pn.wrapping_mul(7) ^ (key >> 20) as u32) as u16,
+            mv: None,
+            drop_free: false,
+        }
+    }
+
+    fn hand_of_key(key: u64) -> Hand {
+        let mut h = Hand::EMPTY;
+        for _ in 0..(key % 3) {
+            h.add(crate::core::PieceKind::Pawn);
+        }
+        h
+    }
+
+    /// Four threads store and look up few keys in few clusters at once,
+    /// each write with other numbers: every look-up gives nothing or an
+    /// entry written whole for that key and hand.
+    #[test]
+    fn shared_table_reads_are_never_torn() {
+        let mut t = Table::with_clusters(4, 4);
+        t.share(4);
+        let t = &t;
+        let stop = AtomicBool::new(false);
+        let keys: Vec<u64> = (0..24u64)
+            .map(|i| (i * 0x9e37_79b9_7f4a_7c15) | 1)
+            .collect();
+        let checked = std::thread::scope(|s| {
+            let writers: Vec<_> = (0..3u32)
+                .map(|w| {
+                    let keys = &keys;
+                    s.spawn(move || {
+                        let mut n = w;
+                        for round in 0..200_000u32 {
+                            let key = keys[(round as usize * 7 + w as usize) % keys.len()];
+                            n = n.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                            // Open numbers: never 0, never final.
+                            let pn = (n % 1_000_000) + 1;
+                            let mut r = consistent(key, pn);
+                            r.dn = r.dn.max(1);
+                            if r.dn == pn ^ (key as u32 & 0xffff) {
+                                t.store(key, hand_of_key(key), r, round as u64);
+                            }
+                        }
+                    })
+                })
+                .collect();
+            let reader = s.spawn(|| {
+                let mut checked = 0u64;
+                while !stop.load(Relaxed) {
+                    for &key in &keys {
+                        if let Some(p) = t.probe(key, hand_of_key(key)) {
+                            let want = consistent(key, p.pn);
+                            assert_eq!((p.dn, p.len), (want.dn, want.len), "a torn read");
+                            assert_eq!(p.hand, hand_of_key(key));
+                            checked += 1;
+                        }
+                    }
+                }
+                checked
+            });
+            for w in writers {
+                w.join().unwrap();
+            }
+            stop.store(true, Relaxed);
+            reader.join().unwrap()
+        });
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn a_shared_table_keeps_its_entries_and_never_grows() {
+        let mut t = Table::with_clusters(4, 64);
+        let key = 12345 << 8;
+        t.store(key, Hand::EMPTY, consistent(key, 3), 1);
+        t.share(2);
+        // Moved where the whole budget puts it.
+        assert_eq!(t.bytes(), 64 * std::mem::size_of::<Cluster>());
+        assert_eq!(t.probe(key, Hand::EMPTY).map(|p| p.pn), Some(3));
+        for k in 0..4096u64 {
+            t.store(k << 8, Hand::EMPTY, consistent(k << 8, 5), 1);
+            assert!(!t.grow_if_half_full(|| false));
+        }
+        // Cleared: one thread again, small again.
+        t.clear();
+        assert_eq!(t.bytes(), 4 * std::mem::size_of::<Cluster>());
+        assert!(t.probe(key, Hand::EMPTY).is_none());
     }
 }

@@ -333,21 +333,25 @@ impl<W: Write + Send + 'static> Engine<W> {
             // Free the old table before allocating the new one.
             self.solver = None;
         }
-        if let Some(s) = self.solver.take() {
+        let threads = self.options.threads;
+        if let Some(mut s) = self.solver.take() {
+            s.set_threads(threads);
             return Ok(s);
         }
         self.built_hash = self.options.hash_mb;
-        match Solver::try_new(self.options.hash_mb) {
-            Ok(s) => Ok(s),
+        let mut solver = match Solver::try_new(self.options.hash_mb) {
+            Ok(s) => s,
             Err(e) => {
                 let solver = Solver::new(self.options.hash_mb);
                 self.error(&format!(
                     "USI_Hash: {e}; using {} MB",
                     solver.table_budget_mb()
                 ))?;
-                Ok(solver)
+                solver
             }
-        }
+        };
+        solver.set_threads(threads);
+        Ok(solver)
     }
 
     /// Joins a search that has ended by itself.

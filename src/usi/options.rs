@@ -33,6 +33,9 @@ pub struct EngineOptions {
     pub ponder: bool,
     /// `MateNodes`: stop a search after this many nodes (0: no limit).
     pub mate_nodes: u64,
+    /// `Threads`: threads searching each position together (see
+    /// [`crate::Solver::set_threads`]).
+    pub threads: usize,
     /// `ShortestAnswer`: after the proof, read the tsume-shogi answer
     /// (shortest attack, longest defence, useless interpositions not
     /// counted); off: report the first proof's line at once.
@@ -52,6 +55,7 @@ impl Default for EngineOptions {
             hash_mb: 256,
             ponder: false,
             mate_nodes: 0,
+            threads: 1,
             shortest: true,
             useless_rule: usi_default_useless_rule(),
             defence: DefenceChoice::Longest,
@@ -88,8 +92,9 @@ enum Kind {
 }
 
 /// The options, in the order `usi` announces them.
-const SPECS: [(&str, Kind); 6] = [
+const SPECS: [(&str, Kind); 7] = [
     ("USI_Hash", Kind::Spin { min: 1, max: 65536 }),
+    ("Threads", Kind::Spin { min: 1, max: 256 }),
     ("USI_Ponder", Kind::Check),
     (
         "MateNodes",
@@ -107,7 +112,7 @@ const SPECS: [(&str, Kind); 6] = [
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     #[error(
-        "unknown option `{0}` (the options are USI_Hash, USI_Ponder, MateNodes, ShortestAnswer, UselessRule, DefenceChoice)"
+        "unknown option `{0}` (the options are USI_Hash, Threads, USI_Ponder, MateNodes, ShortestAnswer, UselessRule, DefenceChoice)"
     )]
     Unknown(String),
     #[error("option {name} needs a value (`setoption name {name} value ...`)")]
@@ -167,6 +172,7 @@ impl EngineOptions {
             "USI_Hash" => self.hash_mb.to_string(),
             "USI_Ponder" => self.ponder.to_string(),
             "MateNodes" => self.mate_nodes.to_string(),
+            "Threads" => self.threads.to_string(),
             "UselessRule" => self.useless_rule.to_string(),
             "DefenceChoice" => self.defence.to_string(),
             _ => self.shortest.to_string(),
@@ -198,6 +204,7 @@ impl EngineOptions {
                 }
                 match name {
                     "USI_Hash" => self.hash_mb = usize::try_from(n).unwrap_or(usize::MAX),
+                    "Threads" => self.threads = usize::try_from(n).unwrap_or(1),
                     _ => self.mate_nodes = n,
                 }
             }

@@ -112,3 +112,31 @@ pub fn usi(moves: &[Move]) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Threads per problem for the solvers of a test (`TSUME_TEST_THREADS`,
+/// default 1): `.ci/run` runs the soundness, exhaustive and repetition
+/// tests again with several, whose answers must be the same.
+pub fn test_threads() -> usize {
+    std::env::var("TSUME_TEST_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
+
+/// The threads for the `i`th search of a test that tries them all: 1, 2
+/// and 4 in turn, or [`test_threads`] when `TSUME_TEST_THREADS` is set.
+pub fn threads_in_turn(i: usize) -> usize {
+    if std::env::var_os("TSUME_TEST_THREADS").is_some() {
+        test_threads()
+    } else {
+        [1, 2, 4][i % 3]
+    }
+}
+
+/// A solver with a table of `hash_mb` MB searching with
+/// [`test_threads`] threads.
+pub fn new_solver(hash_mb: usize) -> Solver {
+    let mut solver = Solver::new(hash_mb);
+    solver.set_threads(test_threads());
+    solver
+}

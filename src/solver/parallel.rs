@@ -1,0 +1,172 @@
+//! Several threads on one problem: the main thread searches as alone, and
+//! helper threads search the same root over the same table at the same
+//! time (lazy SMP, as chess engines and KomoringHeights do it).
+//!
+//! Each time the main thread enters a root search (the first proof, each
+//! bounded search of the answer, each plain search of its descent) it
+//! posts it as a [`Job`]: the question, the position, the path that led
+//! to it. Every helper takes the job up and searches it with a search of
+//! its own (its own path and path results), until it solves it or the
+//! main thread withdraws the job. A helper never answers anything: what it
+//! finds goes to the table, where the main thread reads it as it comes
+//! back down its own tree. The helpers look at the children of each node
+//! in an order of their own, so they spread over the tree instead of
+//! repeating the main thread's steps.
+//!
+//! Everything a helper stores is a result of the same question in the
+//! same namespace, found by the same rules, so the table holds no less
+//! than it would with the main thread alone: the answers (mate, no mate,
+//! lengths) are the same; only the work to reach them changes. Results
+//! that hold on one path only stay in the search that found them.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+
+use crate::core::{Color, Hand, Position};
+
+use super::SearchProgress;
+use super::mode::Mode;
+use super::repetition::Repetitions;
+use super::search::Search;
+use super::tt::{INF, Table};
+
+/// A root search posted by the main thread.
+pub(crate) struct Job {
+    pub mode: Mode,
+    pub pos: Position,
+    /// The path hash of `pos`, and its ply from the outermost root.
+    pub path: u64,
+    pub ply: u32,
+    /// The positions on the path down to `pos` (board key and attacker
+    /// hand), `pos` last.
+    pub stack: Vec<(u64, Hand)>,
+    pub attacker: Color,
+    pub base_salt: u64,
+    /// Set when the main thread withdraws the job.
+    pub stop: AtomicBool,
+}
+
+/// What the main thread and its helpers share.
+pub(crate) struct Crew {
+    /// The caller's node limit, for all threads together.
+    pub limit: u64,
+    /// The job posted now, with its number.
+    posted: Mutex<(u64, Option<Arc<Job>>)>,
+    wake: Condvar,
+    /// Set when the helpers are to end.
+    done: AtomicBool,
+    /// Nodes searched by the helpers (added in steps of
+    /// [`NODE_STEP`]).
+    pub nodes: AtomicU64,
+    /// The main thread's nodes (set every [`NODE_STEP`]).
+    pub main_nodes: AtomicU64,
+}
+
+/// A helper thread's stack: deep lines go on fresh segments of the heap
+/// (see [`super::search::STACK_SEGMENT`]), so this needs no more than a
+/// worker's.
+pub(crate) const HELPER_STACK: usize = 16 << 20;
+
+/// Helpers add their nodes to [`Crew::nodes`] this many at a time.
+pub(crate) const NODE_STEP: u64 = 256;
+
+impl Crew {
+    /// A crew whose threads search at most `limit` nodes together.
+    pub fn new(limit: u64) -> Crew {
+        Crew {
+            limit,
+            posted: Mutex::new((0, None)),
+            wake: Condvar::new(),
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            main_nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether the threads together have searched the caller's limit.
+    pub fn over_limit(&self) -> bool {
+        self.nodes.load(Ordering::Relaxed) + self.main_nodes.load(Ordering::Relaxed) >= self.limit
+    }
+
+    /// Posts `job` for the helpers: the previous one is withdrawn.
+    pub fn post(&self, job: Arc<Job>) {
+        let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = posted.1.take() {
+            old.stop.store(true, Ordering::Relaxed);
+        }
+        posted.0 += 1;
+        posted.1 = Some(job);
+        self.wake.notify_all();
+    }
+
+    /// Withdraws the job posted, if any.
+    pub fn withdraw(&self) {
+        let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = posted.1.take() {
+            old.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Ends the helpers (after their current job stops).
+    pub fn finish(&self) {
+        self.withdraw();
+        self.done.store(true, Ordering::Relaxed);
+        let _posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.notify_all();
+    }
+
+    /// The next job not yet taken (by number), or `None` when the helpers
+    /// are to end.
+    fn next_job(&self, taken: &mut u64) -> Option<Arc<Job>> {
+        let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if self.done.load(Ordering::Relaxed) {
+                return None;
+            }
+            if posted.0 != *taken
+                && let Some(job) = &posted.1
+            {
+                *taken = posted.0;
+                return Some(job.clone());
+            }
+            posted = self.wake.wait(posted).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// The loop of helper number `index` (from 1): takes each job posted on
+/// `crew` and searches it over `table` until it is solved or withdrawn.
+pub(crate) fn helper(table: &Table, crew: &Crew, index: u64) {
+    let mut reps = Repetitions::new(1 << 18);
+    let progress = SearchProgress::default();
+    let mut taken = 0;
+    while let Some(job) = crew.next_job(&mut taken) {
+        reps.clear();
+        for &(board, hand) in &job.stack {
+            reps.push(board, hand);
+        }
+        let mut pos = job.pos.clone();
+        let mut search = Search {
+            table,
+            reps: &mut reps,
+            attacker: job.attacker,
+            base_salt: job.base_salt,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: &job.stop,
+            progress: &progress,
+            aborted: None,
+            depth_cut: false,
+            unused_tests: Default::default(),
+            stats: Default::default(),
+            crew: Some(crew),
+            helper: index,
+            reported: 0,
+        };
+        // With infinite thresholds a search returns solved or stopped.
+        search.mid(job.mode, &mut pos, job.path, INF, INF, job.ply);
+        crew.nodes
+            .fetch_add(search.nodes - search.reported, Ordering::Relaxed);
+    }
+}
