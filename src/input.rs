@@ -50,7 +50,7 @@ use std::io::{self, BufRead, Read};
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::core::{Move, MoveError, UsiPosition, UsiPositionError};
+use crate::core::{Move, MoveError, Position, UsiPosition, UsiPositionError};
 use crate::record::{Format, Record, RecordError};
 
 /// The longest line read from a file, a stream or a record, in bytes (its
@@ -593,6 +593,18 @@ impl LineError {
             LineError::TooLong { start, .. } | LineError::NotUtf8 { start, .. } => start,
         }
     }
+
+    /// What a reader of problems reports for the line, its beginning
+    /// ([`LineError::start`]) being shown apart as the problem's text.
+    pub fn problem_message(&self) -> String {
+        match self {
+            LineError::TooLong { bytes, .. } => format!(
+                "the line is longer than {} MB ({bytes} bytes): not read",
+                MAX_LINE_BYTES >> 20
+            ),
+            LineError::NotUtf8 { .. } => self.to_string(),
+        }
+    }
 }
 
 /// Reads the lines of `input` in bounded memory: a line is kept up to
@@ -737,6 +749,58 @@ pub fn read_position(text: &str, relaxed: bool) -> Result<UsiPosition, UsiPositi
     } else {
         text.parse()
     }
+}
+
+/// Reads a problem given as text the way `tsume solve` reads one (the
+/// position after the moves of a `position ... moves` command), with a
+/// message for people when it cannot be read; `relaxed_option` names the
+/// caller's switch for relaxed reading (see [`describe_position_error`]).
+///
+/// ```
+/// use tsume::input::read_problem;
+/// let (message, _column) = read_problem("9/9/9/9/9/9/9/P8/P8 b - 1", false, "--relaxed")
+///     .unwrap_err();
+/// assert!(message.ends_with("; --relaxed accepts this"), "{message}");
+/// assert!(read_problem("9/9/9/9/9/9/9/P8/P8 b - 1", true, "--relaxed").is_ok());
+/// assert_eq!(read_problem(" ", false, "--relaxed").unwrap_err().0, "empty: expected an SFEN");
+/// ```
+pub fn read_problem(
+    text: &str,
+    relaxed: bool,
+    relaxed_option: &str,
+) -> Result<Position, (String, Option<usize>)> {
+    if text.trim().is_empty() {
+        return Err(("empty: expected an SFEN".to_string(), None));
+    }
+    read_position(text, relaxed)
+        .map(|usi| usi.end)
+        .map_err(|e| describe_position_error(&e, (!relaxed).then_some(relaxed_option)))
+}
+
+/// A one-line message for a position that cannot be read, and its column:
+/// the error, with `(column N)` when it has a column the message does not
+/// name, and `; OPTION accepts this` when relaxed reading would accept the
+/// position and `relaxed_option` (how the caller's user asks for it: the
+/// CLI's `--relaxed`, Python's `relaxed=True`) is given. The CLI and the
+/// Python package both report position errors through this, so their
+/// messages agree.
+pub fn describe_position_error(
+    e: &UsiPositionError,
+    relaxed_option: Option<&str>,
+) -> (String, Option<usize>) {
+    let column = e.column();
+    let mut message = e.to_string();
+    if let Some(c) = column
+        && !message.contains("column")
+    {
+        message.push_str(&format!(" (column {c})"));
+    }
+    if let Some(option) = relaxed_option
+        && matches!(e, UsiPositionError::Sfen(s) if s.accepted_when_relaxed())
+    {
+        message.push_str(&format!("; {option} accepts this"));
+    }
+    (message, column)
 }
 
 #[cfg(test)]
