@@ -14,13 +14,13 @@ use tsume::core::movegen::{check_moves, evasion_moves, is_checkmate, legal_moves
 use tsume::core::{Color, Move, Position};
 use tsume::generate::{Config, Generator, Origin, Puzzle as RustPuzzle};
 use tsume::input::{self, LineReader};
-use tsume::output::SolveRecord;
+use tsume::output::{FindingRecord, SolveRecord, VerifyRecord};
 use tsume::record::notation::{japanese, japanese_line};
 use tsume::record::{Record, csa, ki2, kif};
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 use tsume::solver::{Limits, Outcome, Rules, SolveOptions, SolveResult, Solver};
-use tsume::verify::{GivenSolution, Verdict, VerifyOptions};
+use tsume::verify::VerifyOptions;
 
 // ----------------------------------------------------------------------
 // Errors: raised as the Python classes of tsume/__init__.py
@@ -614,66 +614,164 @@ fn solve_lines(
 // verify
 // ----------------------------------------------------------------------
 
-/// A finding of verify: the fields of `tsume verify --json`'s findings.
-#[pyclass(module = "tsume", name = "Finding", frozen, get_all)]
+/// A finding of verify: the fields of `tsume verify --json`'s findings,
+/// read from the library's record (`tsume::output::FindingRecord`).
+#[pyclass(module = "tsume", name = "Finding", frozen)]
 #[derive(Clone)]
 struct PyFinding {
-    kind: &'static str,
-    japanese: &'static str,
-    minor: bool,
-    ply: usize,
-    moves: Vec<String>,
-    length: Option<u32>,
-    main_length: Option<u32>,
-    note: String,
+    record: FindingRecord,
 }
 
 #[pymethods]
 impl PyFinding {
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.record.kind
+    }
+
+    #[getter]
+    fn japanese(&self) -> &'static str {
+        self.record.japanese
+    }
+
+    #[getter]
+    fn minor(&self) -> bool {
+        self.record.minor
+    }
+
+    #[getter]
+    fn ply(&self) -> usize {
+        self.record.ply
+    }
+
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.record.moves.clone()
+    }
+
+    #[getter]
+    fn moves_japanese(&self) -> &str {
+        &self.record.moves_japanese
+    }
+
+    #[getter]
+    fn length(&self) -> Option<u32> {
+        self.record.length
+    }
+
+    #[getter]
+    fn main_length(&self) -> Option<u32> {
+        self.record.main_length
+    }
+
+    #[getter]
+    fn note(&self) -> &str {
+        &self.record.note
+    }
+
+    #[getter]
+    fn longer_by(&self) -> Option<&'static str> {
+        self.record.longer_by
+    }
+
+    #[getter]
+    fn longer_leaves_pieces(&self) -> bool {
+        self.record.longer_leaves_pieces
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Finding(kind={:?}, ply={}, note={:?})",
-            self.kind, self.ply, self.note
+            self.record.kind, self.record.ply, self.record.note
         )
     }
 }
 
-/// The report of verify: the fields of `tsume verify --json`.
-#[pyclass(module = "tsume", name = "VerifyReport", frozen, get_all)]
+/// The report of verify: the fields of `tsume verify --json`, read from
+/// the library's record (`tsume::output::VerifyRecord`), which the CLI
+/// writes.
+#[pyclass(module = "tsume", name = "VerifyReport", frozen)]
 #[derive(Clone)]
 struct PyVerifyReport {
-    sfen: String,
-    verdict: &'static str,
-    solution_is_answer: Option<bool>,
-    solution_note: Option<String>,
-    length: usize,
-    exact: bool,
-    main_line: Vec<String>,
-    main_line_japanese: String,
-    findings: Vec<PyFinding>,
-    nodes: u64,
-    millis: u64,
+    record: VerifyRecord,
 }
 
 #[pymethods]
 impl PyVerifyReport {
+    #[getter]
+    fn sfen(&self) -> &str {
+        &self.record.sfen
+    }
+
+    #[getter]
+    fn verdict(&self) -> &'static str {
+        self.record.verdict
+    }
+
+    #[getter]
+    fn solution_is_answer(&self) -> Option<bool> {
+        self.record.solution_is_answer
+    }
+
+    #[getter]
+    fn solution_note(&self) -> Option<&str> {
+        self.record.solution_note.as_deref()
+    }
+
+    #[getter]
+    fn length(&self) -> usize {
+        self.record.length
+    }
+
+    #[getter]
+    fn exact(&self) -> bool {
+        self.record.exact
+    }
+
+    #[getter]
+    fn main_line(&self) -> Vec<String> {
+        self.record.main_line.clone()
+    }
+
+    #[getter]
+    fn main_line_japanese(&self) -> &str {
+        &self.record.main_line_japanese
+    }
+
+    #[getter]
+    fn findings(&self) -> Vec<PyFinding> {
+        self.record
+            .findings
+            .iter()
+            .map(|f| PyFinding { record: f.clone() })
+            .collect()
+    }
+
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.record.nodes
+    }
+
+    #[getter]
+    fn millis(&self) -> u64 {
+        self.record.millis
+    }
+
+    /// The JSON record of `tsume verify --json` as a dict (without
+    /// `origin`, which names where the CLI read the problem).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("json")?
+            .call_method1("loads", (self.record.to_json(),))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "VerifyReport(sfen={:?}, verdict={:?}, length={}, findings={})",
-            self.sfen,
-            self.verdict,
-            self.length,
-            self.findings.len()
+            self.record.sfen,
+            self.record.verdict,
+            self.record.length,
+            self.record.findings.len()
         )
-    }
-}
-
-fn verdict_text(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Sound => "sound",
-        Verdict::Flawed => "flawed",
-        Verdict::NoMate => "no mate",
-        Verdict::Unknown => "unknown",
     }
 }
 
@@ -753,36 +851,7 @@ fn verify(
     });
     let report = report.map_err(|message| raise(py, "Error", message, None))?;
     Ok(PyVerifyReport {
-        sfen: pos.to_string(),
-        verdict: verdict_text(report.verdict),
-        solution_is_answer: report
-            .solution
-            .as_ref()
-            .map(|s| *s == GivenSolution::Answer),
-        solution_note: match &report.solution {
-            Some(GivenSolution::NotAnswer { reason }) => Some(reason.clone()),
-            _ => None,
-        },
-        length: report.main_line.len(),
-        exact: report.exact,
-        main_line: usi(&report.main_line),
-        main_line_japanese: japanese_line(&pos, &report.main_line, None).unwrap_or_default(),
-        findings: report
-            .findings
-            .iter()
-            .map(|f| PyFinding {
-                kind: f.kind.name(),
-                japanese: f.kind.japanese(),
-                minor: f.kind.is_minor(),
-                ply: f.ply,
-                moves: usi(&f.moves),
-                length: f.length,
-                main_length: f.main_length,
-                note: f.note.clone(),
-            })
-            .collect(),
-        nodes: report.nodes,
-        millis: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
+        record: VerifyRecord::new(&pos, options.solution.as_deref(), &report),
     })
 }
 

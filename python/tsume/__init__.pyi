@@ -136,9 +136,18 @@ class Finding:
     minor: bool
     ply: int
     moves: list[str]
+    moves_japanese: str
+    """The moves in Japanese notation (同 where the first goes where the
+    move before went)."""
     length: Optional[int]
     main_length: Optional[int]
     note: str
+    longer_by: Optional[str]
+    """For a departure at a shorter given defence: by which rules the
+    longer defence outlasts it (`every-looser-rule`, `some-drops`, ...)."""
+    longer_leaves_pieces: bool
+    """For such a departure: the longer defence leaves the attacker pieces
+    in hand where the given one uses them up."""
 
 class VerifyReport:
     """The report of verify (the fields of `tsume verify --json`)."""
@@ -154,6 +163,8 @@ class VerifyReport:
     findings: list[Finding]
     nodes: int
     millis: int
+    def to_dict(self) -> dict[str, object]:
+        """The JSON record of `tsume verify --json` (without `origin`)."""
 
 def verify(
     sfen: str,
