@@ -49,9 +49,12 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 use std::path::Path;
 use std::str::FromStr;
+use std::time::Duration;
 
 use crate::core::{Move, MoveError, Position, UsiPosition, UsiPositionError};
 use crate::record::{Format, Record, RecordError};
+use crate::solver::defence::DefenceChoice;
+use crate::solver::interposition::UselessRule;
 
 /// The longest line read from a file, a stream or a record, in bytes (its
 /// end of line aside). A longer line is an error for that line.
@@ -749,6 +752,65 @@ pub fn read_position(text: &str, relaxed: bool) -> Result<UsiPosition, UsiPositi
     } else {
         text.parse()
     }
+}
+
+/// A rule for useless interpositions by its name (`--useless-rule`,
+/// Python's `useless_rule=`), or a message naming the rules.
+///
+/// ```
+/// use tsume::input::useless_rule;
+/// assert_eq!(useless_rule(" none ").unwrap().name(), "none");
+/// assert_eq!(
+///     useless_rule("all").unwrap_err(),
+///     "unknown rule for useless interpositions `all` \
+///      (expected within-other-defences, piece-unused, none)"
+/// );
+/// ```
+pub fn useless_rule(name: &str) -> Result<UselessRule, String> {
+    name.trim().parse().map_err(|_| {
+        let names: Vec<&str> = UselessRule::ALL.iter().map(|r| r.name()).collect();
+        format!(
+            "unknown rule for useless interpositions `{}` (expected {})",
+            quote(name),
+            names.join(", ")
+        )
+    })
+}
+
+/// A choice of defence by its name (`--defence`, Python's `defence=`), or
+/// a message naming the choices.
+pub fn defence_choice(name: &str) -> Result<DefenceChoice, String> {
+    name.trim().parse().map_err(|_| {
+        let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "unknown choice of defence `{}` (expected {})",
+            quote(name),
+            names.join(", ")
+        )
+    })
+}
+
+/// A time limit of `secs` seconds, which must be more than 0 (`shown`: how
+/// the user wrote it, for the message).
+///
+/// ```
+/// use tsume::input::seconds;
+/// assert_eq!(seconds(0.5, "0.5").unwrap().as_millis(), 500);
+/// assert_eq!(seconds(-1.0, "-1").unwrap_err(),
+///            "`-1` is negative: the time must be more than 0 seconds");
+/// assert!(seconds(f64::NAN, "nan").is_err() && seconds(1e30, "1e30").is_err());
+/// ```
+pub fn seconds(secs: f64, shown: &str) -> Result<Duration, String> {
+    let shown = quote(shown.trim());
+    if secs < 0.0 {
+        return Err(format!(
+            "`{shown}` is negative: the time must be more than 0 seconds"
+        ));
+    }
+    if secs.is_nan() || secs == 0.0 {
+        return Err(format!("`{shown}`: the time must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{shown}`: too many seconds"))
 }
 
 /// Reads a problem given as text the way `tsume solve` reads one (the

@@ -78,50 +78,17 @@ fn read_problem(
 }
 
 fn useless_rule(py: Python<'_>, name: &str) -> PyResult<UselessRule> {
-    name.trim().parse().map_err(|_| {
-        let names: Vec<&str> = UselessRule::ALL.iter().map(|r| r.name()).collect();
-        raise(
-            py,
-            "ParseError",
-            format!(
-                "unknown rule for useless interpositions `{}` (expected {})",
-                input::quote(name),
-                names.join(", ")
-            ),
-            None,
-        )
-    })
+    input::useless_rule(name).map_err(|message| raise(py, "ParseError", message, None))
 }
 
 fn defence_choice(py: Python<'_>, name: &str) -> PyResult<DefenceChoice> {
-    name.trim().parse().map_err(|_| {
-        let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
-        raise(
-            py,
-            "ParseError",
-            format!(
-                "unknown choice of defence `{}` (expected {})",
-                input::quote(name),
-                names.join(", ")
-            ),
-            None,
-        )
-    })
+    input::defence_choice(name).map_err(|message| raise(py, "ParseError", message, None))
 }
 
 fn seconds(py: Python<'_>, time: Option<f64>) -> PyResult<Option<Duration>> {
-    match time {
-        None => Ok(None),
-        Some(t) if t.is_nan() || t <= 0.0 => Err(raise(
-            py,
-            "ParseError",
-            format!("`{t}`: the time must be more than 0 seconds"),
-            None,
-        )),
-        Some(t) => Duration::try_from_secs_f64(t)
-            .map(Some)
-            .map_err(|_| raise(py, "ParseError", format!("`{t}`: too many seconds"), None)),
-    }
+    time.map(|t| input::seconds(t, &t.to_string()))
+        .transpose()
+        .map_err(|message| raise(py, "ParseError", message, None))
 }
 
 fn at_least_one(py: Python<'_>, name: &str, value: Option<i64>) -> PyResult<Option<u64>> {

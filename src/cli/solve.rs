@@ -238,15 +238,7 @@ pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = t
         .parse()
         .map_err(|_| format!("`{}` is not a number of seconds", input::quote(t)))?;
-    if secs < 0.0 {
-        return Err(format!(
-            "`{t}` is negative: the time must be more than 0 seconds"
-        ));
-    }
-    if secs.is_nan() || secs == 0.0 {
-        return Err(format!("`{t}`: the time must be more than 0 seconds"));
-    }
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}`: too many seconds"))
+    input::seconds(secs, t)
 }
 
 /// Where a problem came from.
