@@ -13,8 +13,10 @@
 //!   stderr with `2>&1`). In the shown output a line `...` stands for any
 //!   number of lines and `[..]` for any text within a line: for times,
 //!   rates and node counts that vary.
-//! - ```` ```sh ````: setting up (installing, building, `.ci/run`), not run;
-//!   no line of one may start a `tsume` command, so no usage example hides
+//! - ```` ```sh ````: setting up (installing, building, `.ci/run`) and the
+//!   Dask examples of docs/python.md (their scripts are run by
+//!   examples/distributed/test.sh and generate_test.sh), not run here; no
+//!   line of one may start a `tsume` command, so no usage example hides
 //!   there.
 //! - ```` ```text ````: output, usage lines and, in docs/measurements.md
 //!   only, measurement recipes on problem sets outside the repository, which
@@ -24,6 +26,7 @@
 //!
 //! Every option (`--name`) the pages name must be one a `tsume` command
 //! lists in its `--help`, or one of the few of other tools listed below.
+#![cfg(unix)]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
