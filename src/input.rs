@@ -49,9 +49,12 @@ use std::fmt;
 use std::io::{self, BufRead, Read};
 use std::path::Path;
 use std::str::FromStr;
+use std::time::Duration;
 
-use crate::core::{Move, MoveError, UsiPosition, UsiPositionError};
+use crate::core::{Move, MoveError, Position, UsiPosition, UsiPositionError};
 use crate::record::{Format, Record, RecordError};
+use crate::solver::defence::DefenceChoice;
+use crate::solver::interposition::UselessRule;
 
 /// The longest line read from a file, a stream or a record, in bytes (its
 /// end of line aside). A longer line is an error for that line.
@@ -593,6 +596,18 @@ impl LineError {
             LineError::TooLong { start, .. } | LineError::NotUtf8 { start, .. } => start,
         }
     }
+
+    /// What a reader of problems reports for the line, its beginning
+    /// ([`LineError::start`]) being shown apart as the problem's text.
+    pub fn problem_message(&self) -> String {
+        match self {
+            LineError::TooLong { bytes, .. } => format!(
+                "the line is longer than {} MB ({bytes} bytes): not read",
+                MAX_LINE_BYTES >> 20
+            ),
+            LineError::NotUtf8 { .. } => self.to_string(),
+        }
+    }
 }
 
 /// Reads the lines of `input` in bounded memory: a line is kept up to
@@ -737,6 +752,117 @@ pub fn read_position(text: &str, relaxed: bool) -> Result<UsiPosition, UsiPositi
     } else {
         text.parse()
     }
+}
+
+/// A rule for useless interpositions by its name (`--useless-rule`,
+/// Python's `useless_rule=`), or a message naming the rules.
+///
+/// ```
+/// use tsume::input::useless_rule;
+/// assert_eq!(useless_rule(" none ").unwrap().name(), "none");
+/// assert_eq!(
+///     useless_rule("all").unwrap_err(),
+///     "unknown rule for useless interpositions `all` \
+///      (expected within-other-defences, piece-unused, none)"
+/// );
+/// ```
+pub fn useless_rule(name: &str) -> Result<UselessRule, String> {
+    name.trim().parse().map_err(|_| {
+        let names: Vec<&str> = UselessRule::ALL.iter().map(|r| r.name()).collect();
+        format!(
+            "unknown rule for useless interpositions `{}` (expected {})",
+            quote(name),
+            names.join(", ")
+        )
+    })
+}
+
+/// A choice of defence by its name (`--defence`, Python's `defence=`), or
+/// a message naming the choices.
+pub fn defence_choice(name: &str) -> Result<DefenceChoice, String> {
+    name.trim().parse().map_err(|_| {
+        let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "unknown choice of defence `{}` (expected {})",
+            quote(name),
+            names.join(", ")
+        )
+    })
+}
+
+/// A time limit of `secs` seconds, which must be more than 0 (`shown`: how
+/// the user wrote it, for the message).
+///
+/// ```
+/// use tsume::input::seconds;
+/// assert_eq!(seconds(0.5, "0.5").unwrap().as_millis(), 500);
+/// assert_eq!(seconds(-1.0, "-1").unwrap_err(),
+///            "`-1` is negative: the time must be more than 0 seconds");
+/// assert!(seconds(f64::NAN, "nan").is_err() && seconds(1e30, "1e30").is_err());
+/// ```
+pub fn seconds(secs: f64, shown: &str) -> Result<Duration, String> {
+    let shown = quote(shown.trim());
+    if secs < 0.0 {
+        return Err(format!(
+            "`{shown}` is negative: the time must be more than 0 seconds"
+        ));
+    }
+    if secs.is_nan() || secs == 0.0 {
+        return Err(format!("`{shown}`: the time must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{shown}`: too many seconds"))
+}
+
+/// Reads a problem given as text the way `tsume solve` reads one (the
+/// position after the moves of a `position ... moves` command), with a
+/// message for people when it cannot be read; `relaxed_option` names the
+/// caller's switch for relaxed reading (see [`describe_position_error`]).
+///
+/// ```
+/// use tsume::input::read_problem;
+/// let (message, _column) = read_problem("9/9/9/9/9/9/9/P8/P8 b - 1", false, "--relaxed")
+///     .unwrap_err();
+/// assert!(message.ends_with("; --relaxed accepts this"), "{message}");
+/// assert!(read_problem("9/9/9/9/9/9/9/P8/P8 b - 1", true, "--relaxed").is_ok());
+/// assert_eq!(read_problem(" ", false, "--relaxed").unwrap_err().0, "empty: expected an SFEN");
+/// ```
+pub fn read_problem(
+    text: &str,
+    relaxed: bool,
+    relaxed_option: &str,
+) -> Result<Position, (String, Option<usize>)> {
+    if text.trim().is_empty() {
+        return Err(("empty: expected an SFEN".to_string(), None));
+    }
+    read_position(text, relaxed)
+        .map(|usi| usi.end)
+        .map_err(|e| describe_position_error(&e, (!relaxed).then_some(relaxed_option)))
+}
+
+/// A one-line message for a position that cannot be read, and its column:
+/// the error, with `(column N)` when it has a column the message does not
+/// name, and `; OPTION accepts this` when relaxed reading would accept the
+/// position and `relaxed_option` (how the caller's user asks for it: the
+/// CLI's `--relaxed`, Python's `relaxed=True`) is given. The CLI and the
+/// Python package both report position errors through this, so their
+/// messages agree.
+pub fn describe_position_error(
+    e: &UsiPositionError,
+    relaxed_option: Option<&str>,
+) -> (String, Option<usize>) {
+    let column = e.column();
+    let mut message = e.to_string();
+    if let Some(c) = column
+        && !message.contains("column")
+    {
+        message.push_str(&format!(" (column {c})"));
+    }
+    if let Some(option) = relaxed_option
+        && matches!(e, UsiPositionError::Sfen(s) if s.accepted_when_relaxed())
+    {
+        message.push_str(&format!("; {option} accepts this"));
+    }
+    (message, column)
 }
 
 #[cfg(test)]

@@ -31,12 +31,14 @@
 //! makes training puzzles with both. [`record`] reads and writes game
 //! and problem records (KIF, KI2, CSA); [`input`] reads problems as people
 //! give them (positions as text, problem files, command-line words, record
-//! files).
+//! files); [`output`] holds answers as the records the command line writes
+//! and the Python package returns.
 
 pub mod batch;
 pub mod core;
 pub mod generate;
 pub mod input;
+pub mod output;
 pub mod record;
 pub mod solver;
 pub mod usi;

@@ -1,34 +1,42 @@
 #!/usr/bin/env python3
-"""Generate training puzzles on a Dask cluster: N shards, each one `tsume
-generate --json --jobs 1` with a seed of its own, merged in shard order
-and deduplicated (a position and its left-right mirror image once).
+"""Generate training puzzles on a Dask cluster: N shards, each one
+`tsume.generate(..., jobs=1)` of the tsume Python package with a seed of
+its own, merged in shard order and deduplicated (a position and its
+left-right mirror image once).
 
 Shard i of a run with --seed S uses the seed S * 2^20 + i: the shards of
 one run never share a seed, nor do those of runs with other seeds (up to
 2^20 shards). Each shard makes the same puzzles wherever and whenever it
-runs, and the merge takes the shards in their order, whatever order they
-finish in: the output depends on the arguments only, not on the workers.
+runs (those of `tsume generate --json --jobs 1 --seed SEED`), and the
+merge takes the shards in their order, whatever order they finish in: the
+output depends on the arguments only, not on the workers.
 
-    python generate_distributed.py --tsume target/release/tsume \
-        --shards 8 --count 100 --seed 1 -o puzzles.jsonl -- --plies 7
+    python generate_distributed.py --shards 8 --count 100 --seed 1 \
+        -o puzzles.jsonl -- plies=7
 
-Arguments after `--` go to each `tsume generate` (--plies, --nodes,
---max-candidates, --exclude FILE with FILE on every worker, ...). The
-related-puzzle marks (`related_to`, `similarity`) of a shard number its
-own puzzles, so the merge leaves them out; --drop-related still drops
-within each shard. A summary goes to stderr. Exit code 0, or 1 when a
-shard failed.
+Arguments after `--` are keyword arguments of tsume.generate (`name=value`:
+plies=7, nodes=100000, max_candidates=500, defender_holds_rest=False).
+Every worker needs the tsume package (`pip install ./python`). The records
+have the fields of `tsume generate --json` but for the related-puzzle marks
+(`related_to`, `similarity`), which that command numbers within its own
+output. A summary goes to stderr. Exit code 0, or 1 when a shard failed
+(for one, when it found fewer than --count puzzles).
 """
 
 import argparse
 import json
 import logging
-import subprocess
 import sys
 
 from dask.distributed import Client, LocalCluster, as_completed
 
+from solve_distributed import keyword_arguments
+
 SHARD_BITS = 20
+
+# The fields of `tsume generate --json` for a made-up puzzle, in its order.
+FIELDS = ("sfen", "plies", "solution_usi", "solution_japanese", "nodes",
+          "checks", "defences", "score", "tags", "seed", "index")
 
 
 def shard_seed(seed, index):
@@ -36,17 +44,18 @@ def shard_seed(seed, index):
     return (seed << SHARD_BITS) + index
 
 
-def generate_shard(tsume, extra_args, seed, count):
-    """Runs `tsume generate` for one shard and returns its JSON Lines.
-    Runs on a worker."""
-    command = [tsume, "generate", "--json", "--jobs", "1",
-               "--seed", str(seed), "--count", str(count), *extra_args]
-    done = subprocess.run(command, capture_output=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"tsume generate with seed {seed} exited with "
-            f"{done.returncode}: {done.stderr.decode('utf-8', 'replace')}")
-    return done.stdout.decode("utf-8")
+def generate_shard(options, seed, count):
+    """Generates one shard's puzzles and returns them as JSON Lines. Runs
+    on a worker."""
+    import tsume
+
+    puzzles = list(tsume.generate(count=count, seed=seed, jobs=1, **options))
+    if len(puzzles) < count:
+        raise RuntimeError(f"the shard with seed {seed} found only "
+                           f"{len(puzzles)} of {count} puzzles")
+    return "".join(json.dumps({name: getattr(p, name) for name in FIELDS},
+                              ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for p in puzzles)
 
 
 def mirrored_board(board):
@@ -107,7 +116,6 @@ def merge(shard_outputs):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tsume", default="tsume", help="the tsume binary")
     parser.add_argument("--shards", type=int, default=4,
                         help="shards (tasks), each with a seed of its own")
     parser.add_argument("--count", type=int, default=10,
@@ -120,17 +128,21 @@ def main():
                         "address, instead of a local cluster")
     parser.add_argument("-o", "--output", help="where to write the JSON "
                         "Lines (default: stdout)")
-    parser.epilog = "Arguments after -- are passed to each tsume generate."
+    parser.epilog = ("Arguments after -- are keyword arguments of "
+                     "tsume.generate (name=value).")
     argv = sys.argv[1:]
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
-    args.tsume_args = argv[split + 1:]
     if args.shards < 1 or args.workers < 1 or args.count < 1:
         parser.error("--shards, --count and --workers must be at least 1")
     if not 0 <= args.seed < 2 ** (64 - SHARD_BITS) or \
             args.shards > 2 ** SHARD_BITS:
         parser.error(f"--seed must be below 2^{64 - SHARD_BITS} and "
                      f"--shards at most 2^{SHARD_BITS}")
+    try:
+        options = keyword_arguments(argv[split + 1:])
+    except ValueError as e:
+        parser.error(str(e))
 
     if args.scheduler:
         cluster = None
@@ -143,8 +155,7 @@ def main():
     try:
         futures = {}
         for index in range(args.shards):
-            future = client.submit(generate_shard, args.tsume,
-                                   args.tsume_args,
+            future = client.submit(generate_shard, options,
                                    shard_seed(args.seed, index), args.count,
                                    pure=False)
             futures[future] = index

@@ -1,31 +1,34 @@
 #!/usr/bin/env bash
 # Sharded generation, checked: examples/distributed/generate_distributed.py
-# makes 3-ply puzzles in 4 shards on a Dask LocalCluster of two workers;
-# the merged output must equal the shards run one by one with tsume
-# generate (their seeds, in shard order, a position or its mirror image
-# once), hold no position twice, and pass tsume verify. Uses the venv of
-# test.sh (default .ci/venv, or $TSUME_VENV). Run from anywhere:
+# makes 3-ply puzzles in 4 shards on a Dask LocalCluster of two workers
+# (the tsume Python package in each task); the merged output must equal the
+# shards run one by one with the CLI's tsume generate (their seeds, in
+# shard order, a position or its mirror image once), hold no position
+# twice, and pass tsume verify. Uses the venv of test.sh (default .ci/venv,
+# or $TSUME_VENV; the tsume package as there). Run from anywhere:
 # `examples/distributed/generate_test.sh` (CI runs it from .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=examples/distributed
-venv=${TSUME_VENV:-.ci/venv}
+venv=$(realpath -m "${TSUME_VENV:-.ci/venv}")
 
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 "$venv/bin/python" -c 'import dask.distributed' # fails loudly without Dask
+(cd / && "$venv/bin/python" -c 'import tsume') 2>/dev/null ||
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
 
-cargo build --release --quiet
-tsume="${CARGO_TARGET_DIR:-target}/release/tsume"
+cargo build --profile ci --quiet
+tsume="${CARGO_TARGET_DIR:-target}/ci/tsume"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$venv/bin/python" "$here/generate_distributed.py" --tsume "$tsume" \
+"$venv/bin/python" "$here/generate_distributed.py" \
     --workers 2 --shards 4 --count 3 --seed 5 -o "$work/merged.jsonl" \
-    -- --plies 3 2> "$work/merged.err" || { cat "$work/merged.err"; exit 1; }
+    -- plies=3 2> "$work/merged.err" || { cat "$work/merged.err"; exit 1; }
 cat "$work/merged.err"
 grep -q '^summary: .* puzzles from 4 shards' "$work/merged.err"
 

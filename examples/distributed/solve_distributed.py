@@ -1,52 +1,70 @@
 #!/usr/bin/env python3
 """Solve a problem file on a Dask cluster: shards of lines go to workers
-that each run `tsume solve - --json --jobs 1`, and the JSON Lines that come
-back are written in input order, as from one `tsume solve --file FILE --json`.
+that each solve theirs with the tsume Python package
+(`tsume.solve_lines(..., jobs=1)`), and the JSON Lines that come back are
+written in input order, as from one `tsume solve --file FILE --json`.
 
-`tsume solve` reads lines and writes lines, so a shard can be solved
-anywhere the binary is: the shard's text travels to the worker with the
-task, its output comes back with the result, and `--start-line` keeps the
-line numbers those of the whole file. Here a LocalCluster of worker
-processes stands in for machines; give --scheduler ADDRESS to use a real
-cluster (every worker needs the tsume binary at the path given by --tsume).
+A shard's text travels to the worker with the task, its records come back
+with the result, and `start_line` keeps the line numbers those of the whole
+file. Here a LocalCluster of worker processes stands in for machines; give
+--scheduler ADDRESS to use a real cluster (every worker needs the tsume
+package: `pip install ./python`).
 
-    python solve_distributed.py problems.tsv --tsume target/release/tsume \
-        --workers 2 --shard-lines 10 -o results.jsonl -- --hash 64
+    python solve_distributed.py problems.tsv --workers 2 --shard-lines 10 \
+        -o results.jsonl -- hash_mb=64 time=5
 
-Arguments after `--` are passed to each `tsume solve` (limits, --hash, ...).
-A summary goes to stderr. Exit code 0, or 2 when some row could not be read
-or asked (as `tsume solve`), 1 when a shard failed.
+Arguments after `--` are keyword arguments of tsume.solve_lines
+(`name=value`, the value a Python literal or else a string: hash_mb=64,
+nodes=100000, relaxed=True, useless_rule=piece-unused). A row that cannot
+be read is a record with result "error" and the message `tsume solve`
+gives, except that it names the package's `relaxed=True` where the CLI
+says `--relaxed`. A summary goes to stderr. Exit code 0, or 2 when some
+row could not be read or asked (as `tsume solve`), 1 when a shard failed.
 """
 
 import argparse
+import ast
 import itertools
 import json
 import logging
-import subprocess
 import sys
 
 from dask.distributed import Client, LocalCluster, as_completed
 
 
-def solve_shard(tsume, extra_args, start_line, text):
-    """Runs `tsume solve` on one shard (the bytes of consecutive lines of
-    the file, the first of them numbered `start_line`) and returns its JSON
-    Lines and whether some row was bad. Runs on a worker."""
-    command = [tsume, "solve", "-", "--json", "--jobs", "1",
-               "--start-line", str(start_line), *extra_args]
-    done = subprocess.run(command, input=text,
-                          capture_output=True, check=False)
-    # 2: some rows could not be read or asked; they are in the output.
-    if done.returncode not in (0, 2):
-        raise RuntimeError(
-            f"tsume solve on the shard from line {start_line} exited with "
-            f"{done.returncode}: {done.stderr.decode('utf-8', 'replace')}")
-    return done.stdout.decode("utf-8"), done.returncode == 2
+def solve_shard(options, start_line, data):
+    """Solves one shard (the bytes of consecutive lines of the file, the
+    first of them numbered `start_line`) and returns its JSON Lines and
+    whether some row was bad. Runs on a worker."""
+    import tsume
+
+    results = tsume.solve_lines(data, start_line=start_line, jobs=1, **options)
+    lines = "".join(json.dumps(r.to_dict(), ensure_ascii=False,
+                               separators=(",", ":")) + "\n"
+                    for r in results)
+    return lines, any(r.result == "error" for r in results)
+
+
+def keyword_arguments(words):
+    """`name=value` words as keyword arguments: the value a Python literal
+    (64, 0.5, True) or else the text itself (piece-unused)."""
+    options = {}
+    for word in words:
+        name, sep, value = word.partition("=")
+        if not sep or not name.isidentifier():
+            raise ValueError(f"`{word}`: expected name=value, a keyword "
+                             "argument of tsume.solve_lines")
+        try:
+            options[name] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            options[name] = value
+    return options
 
 
 def shards(path, shard_lines):
     """(first line number, bytes) of each run of `shard_lines` lines (as
-    they are: tsume reports a line that is not UTF-8)."""
+    they are: solve_lines reports a line that is not UTF-8, as the CLI
+    does)."""
     with open(path, "rb") as f:
         number = 1
         while True:
@@ -60,7 +78,6 @@ def shards(path, shard_lines):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", help="the problem file (one problem a line)")
-    parser.add_argument("--tsume", default="tsume", help="the tsume binary")
     parser.add_argument("--workers", type=int, default=2,
                         help="worker processes of the local cluster")
     parser.add_argument("--scheduler", help="a running Dask scheduler's "
@@ -69,13 +86,17 @@ def main():
                         help="lines of the file per task")
     parser.add_argument("-o", "--output", help="where to write the JSON "
                         "Lines (default: stdout)")
-    parser.epilog = "Arguments after -- are passed to each tsume solve."
+    parser.epilog = ("Arguments after -- are keyword arguments of "
+                     "tsume.solve_lines (name=value).")
     argv = sys.argv[1:]
     split = argv.index("--") if "--" in argv else len(argv)
     args = parser.parse_args(argv[:split])
-    args.tsume_args = argv[split + 1:]
     if args.shard_lines < 1 or args.workers < 1:
         parser.error("--shard-lines and --workers must be at least 1")
+    try:
+        options = keyword_arguments(argv[split + 1:])
+    except ValueError as e:
+        parser.error(str(e))
 
     if args.scheduler:
         cluster = None
@@ -90,10 +111,10 @@ def main():
     bad_rows = False
     try:
         futures = {}
-        for index, (start, text) in enumerate(shards(args.file,
+        for index, (start, data) in enumerate(shards(args.file,
                                                      args.shard_lines)):
-            future = client.submit(solve_shard, args.tsume, args.tsume_args,
-                                   start, text, pure=False)
+            future = client.submit(solve_shard, options, start, data,
+                                   pure=False)
             futures[future] = index
         # Shards finish in any order: each is written once it and all
         # before it are done.

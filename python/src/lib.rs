@@ -8,19 +8,19 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 use tsume::batch::{self, BatchAnswer, BatchError, BatchOptions};
 use tsume::core::movegen::{check_moves, evasion_moves, is_checkmate, legal_moves};
-use tsume::core::{Color, Move, Position, SfenError, UsiPositionError};
+use tsume::core::{Color, Move, Position};
 use tsume::generate::{Config, Generator, Origin, Puzzle as RustPuzzle};
-use tsume::input;
+use tsume::input::{self, LineReader};
+use tsume::output::{FindingRecord, SolveRecord, VerifyRecord};
 use tsume::record::notation::{japanese, japanese_line};
 use tsume::record::{Record, csa, ki2, kif};
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
-use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult, Solver};
-use tsume::verify::{GivenSolution, Verdict, VerifyOptions};
+use tsume::solver::{Limits, Outcome, Rules, SolveOptions, SolveResult, Solver};
+use tsume::verify::VerifyOptions;
 
 // ----------------------------------------------------------------------
 // Errors: raised as the Python classes of tsume/__init__.py
@@ -39,46 +39,20 @@ fn raise(py: Python<'_>, class: &str, message: String, column: Option<usize>) ->
     }
 }
 
-/// A bad position, with the message and column the CLI gives.
-fn position_error(py: Python<'_>, e: UsiPositionError, relaxed: bool) -> PyErr {
-    let column = e.column();
-    let mut message = e.to_string();
-    if let Some(c) = column
-        && !message.contains("column")
-    {
-        message.push_str(&format!(" (column {c})"));
-    }
-    if !relaxed
-        && matches!(
-            e,
-            UsiPositionError::Sfen(SfenError::TwoPawns { .. } | SfenError::TooManyPieces { .. })
-        )
-    {
-        message.push_str("; relaxed=True accepts this");
-    }
-    raise(py, "ParseError", message, column)
-}
+/// How Python callers ask for relaxed reading, named in the hint of a
+/// position error that relaxed reading accepts (the CLI says `--relaxed`).
+const RELAXED_OPTION: &str = "relaxed=True";
 
 /// A position as the CLI reads a problem: an SFEN, `sfen <SFEN>`,
-/// `startpos`, or `position ... moves ...` (the position after the moves).
-fn read_problem(
-    py: Python<'_>,
+/// `startpos`, or `position ... moves ...` (the position after the moves);
+/// on error, the CLI's message and column (`input::read_problem`).
+fn read_position_text(
     text: &str,
     relaxed: bool,
     rest_to_defender: bool,
     defender: bool,
-) -> PyResult<Position> {
-    if text.trim().is_empty() {
-        return Err(raise(
-            py,
-            "ParseError",
-            "empty: expected an SFEN".to_string(),
-            None,
-        ));
-    }
-    let pos = input::read_position(text, relaxed)
-        .map(|usi| usi.end)
-        .map_err(|e| position_error(py, e, relaxed))?;
+) -> Result<Position, (String, Option<usize>)> {
+    let pos = input::read_problem(text, relaxed, RELAXED_OPTION)?;
     Ok(if rest_to_defender {
         let defender = if defender {
             pos.side_to_move()
@@ -91,51 +65,30 @@ fn read_problem(
     })
 }
 
+/// As [`read_position_text`], a bad position raised as `ParseError`.
+fn read_problem(
+    py: Python<'_>,
+    text: &str,
+    relaxed: bool,
+    rest_to_defender: bool,
+    defender: bool,
+) -> PyResult<Position> {
+    read_position_text(text, relaxed, rest_to_defender, defender)
+        .map_err(|(message, column)| raise(py, "ParseError", message, column))
+}
+
 fn useless_rule(py: Python<'_>, name: &str) -> PyResult<UselessRule> {
-    name.trim().parse().map_err(|_| {
-        let names: Vec<&str> = UselessRule::ALL.iter().map(|r| r.name()).collect();
-        raise(
-            py,
-            "ParseError",
-            format!(
-                "unknown rule for useless interpositions `{}` (expected {})",
-                input::quote(name),
-                names.join(", ")
-            ),
-            None,
-        )
-    })
+    input::useless_rule(name).map_err(|message| raise(py, "ParseError", message, None))
 }
 
 fn defence_choice(py: Python<'_>, name: &str) -> PyResult<DefenceChoice> {
-    name.trim().parse().map_err(|_| {
-        let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
-        raise(
-            py,
-            "ParseError",
-            format!(
-                "unknown choice of defence `{}` (expected {})",
-                input::quote(name),
-                names.join(", ")
-            ),
-            None,
-        )
-    })
+    input::defence_choice(name).map_err(|message| raise(py, "ParseError", message, None))
 }
 
 fn seconds(py: Python<'_>, time: Option<f64>) -> PyResult<Option<Duration>> {
-    match time {
-        None => Ok(None),
-        Some(t) if t.is_nan() || t <= 0.0 => Err(raise(
-            py,
-            "ParseError",
-            format!("`{t}`: the time must be more than 0 seconds"),
-            None,
-        )),
-        Some(t) => Duration::try_from_secs_f64(t)
-            .map(Some)
-            .map_err(|_| raise(py, "ParseError", format!("`{t}`: too many seconds"), None)),
-    }
+    time.map(|t| input::seconds(t, &t.to_string()))
+        .transpose()
+        .map_err(|message| raise(py, "ParseError", message, None))
 }
 
 fn at_least_one(py: Python<'_>, name: &str, value: Option<i64>) -> PyResult<Option<u64>> {
@@ -159,136 +112,175 @@ fn usi(moves: &[Move]) -> Vec<String> {
 // solve, solve_many
 // ----------------------------------------------------------------------
 
-/// The answer to one problem: the fields of `tsume solve --format json`.
+/// The answer to one problem: the fields of `tsume solve --format json`,
+/// read from the library's record of it (`tsume::output::SolveRecord`,
+/// which the CLI writes).
 #[pyclass(module = "tsume", name = "SolveResult", frozen)]
 #[derive(Clone)]
 struct PySolveResult {
-    #[pyo3(get)]
-    sfen: String,
-    #[pyo3(get)]
-    result: &'static str,
-    #[pyo3(get)]
-    length: Option<usize>,
-    #[pyo3(get)]
-    moves: Vec<String>,
-    #[pyo3(get)]
-    exact: Option<bool>,
-    #[pyo3(get)]
-    at_least: Option<u32>,
-    #[pyo3(get)]
-    at_most: Option<u32>,
-    #[pyo3(get)]
-    nodes: u64,
-    #[pyo3(get)]
-    millis: u64,
-    #[pyo3(get)]
-    limit: Option<&'static str>,
+    record: SolveRecord,
     /// In Japanese notation (`▲５二金打`), "" without a mate.
-    #[pyo3(get)]
     japanese: String,
-    position: Position,
-    answer: SolveResult,
-}
-
-fn limit_name(limit: Limit) -> &'static str {
-    match limit {
-        Limit::Nodes => "nodes",
-        Limit::Time => "time",
-        Limit::Stopped => "stopped",
-        Limit::Depth => "depth",
-    }
+    /// The problem and its answer, for the records of a GUI; None for a
+    /// row that could not be read or asked.
+    solved: Option<(Position, SolveResult)>,
 }
 
 impl PySolveResult {
     fn new(position: Position, answer: SolveResult) -> PySolveResult {
-        let (name, moves, limit) = match &answer.outcome {
-            Outcome::Mate { moves } => ("mate", Some(moves), None),
-            Outcome::NoMate => ("nomate", None, None),
-            Outcome::Unknown(limit) => ("unknown", None, Some(limit_name(*limit))),
+        let japanese = match &answer.outcome {
+            Outcome::Mate { moves } => japanese_line(&position, moves, None).unwrap_or_default(),
+            _ => String::new(),
         };
         PySolveResult {
-            sfen: position.to_string(),
-            result: name,
-            length: moves.map(Vec::len),
-            moves: moves.map(|m| usi(m)).unwrap_or_default(),
-            exact: moves.map(|_| answer.exact),
-            at_least: moves
-                .and(answer.at_least)
-                .filter(|&least| !answer.exact && least > 1),
-            at_most: moves
-                .and(answer.at_most)
-                .filter(|&most| !answer.exact && most > 0),
-            nodes: answer.nodes,
-            millis: u64::try_from(answer.elapsed.as_millis()).unwrap_or(u64::MAX),
-            limit,
-            japanese: moves
-                .and_then(|m| japanese_line(&position, m, None).ok())
-                .unwrap_or_default(),
-            position,
-            answer,
+            record: SolveRecord::answer(&position, &answer),
+            japanese,
+            solved: Some((position, answer)),
+        }
+    }
+
+    fn unanswered(record: SolveRecord) -> PySolveResult {
+        PySolveResult {
+            record,
+            japanese: String::new(),
+            solved: None,
+        }
+    }
+
+    /// The record of a GUI, or `tsume.Error` for a row without an answer.
+    fn game_record(&self, py: Python<'_>) -> PyResult<Record> {
+        match &self.solved {
+            Some((position, answer)) => Ok(Record::of_answer(position, answer)),
+            None => Err(raise(
+                py,
+                "Error",
+                format!(
+                    "no answer to write: {}",
+                    self.record.error.as_deref().unwrap_or("not solved")
+                ),
+                None,
+            )),
         }
     }
 }
 
 #[pymethods]
 impl PySolveResult {
+    #[getter]
+    fn line(&self) -> Option<u64> {
+        self.record.line
+    }
+
+    #[getter]
+    fn sfen(&self) -> &str {
+        &self.record.sfen
+    }
+
+    #[getter]
+    fn result(&self) -> &'static str {
+        self.record.result
+    }
+
+    #[getter]
+    fn length(&self) -> Option<usize> {
+        self.record.length
+    }
+
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.record.moves.clone()
+    }
+
+    #[getter]
+    fn exact(&self) -> Option<bool> {
+        self.record.exact
+    }
+
+    #[getter]
+    fn at_least(&self) -> Option<u32> {
+        self.record.at_least
+    }
+
+    #[getter]
+    fn at_most(&self) -> Option<u32> {
+        self.record.at_most
+    }
+
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.record.nodes
+    }
+
+    #[getter]
+    fn millis(&self) -> u64 {
+        self.record.millis
+    }
+
+    #[getter]
+    fn limit(&self) -> Option<&'static str> {
+        self.record.limit
+    }
+
+    #[getter]
+    fn error(&self) -> Option<&str> {
+        self.record.error.as_deref()
+    }
+
+    #[getter]
+    fn japanese(&self) -> &str {
+        &self.japanese
+    }
+
     /// Whether the side to move is mated (result == "mate").
     #[getter]
     fn is_mate(&self) -> bool {
-        self.result == "mate"
+        self.record.result == "mate"
     }
 
-    /// The fields of `tsume solve --format json` as a dict (optional
-    /// fields left out when they are absent, as there).
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("sfen", &self.sfen)?;
-        d.set_item("result", self.result)?;
-        d.set_item("length", self.length)?;
-        d.set_item("moves", &self.moves)?;
-        if let Some(exact) = self.exact {
-            d.set_item("exact", exact)?;
-        }
-        if let Some(v) = self.at_least {
-            d.set_item("at_least", v)?;
-        }
-        if let Some(v) = self.at_most {
-            d.set_item("at_most", v)?;
-        }
-        d.set_item("nodes", self.nodes)?;
-        d.set_item("millis", self.millis)?;
-        if let Some(limit) = self.limit {
-            d.set_item("limit", limit)?;
-        }
-        Ok(d)
+    /// The JSON record of `tsume solve --format json` as a dict: the
+    /// library's record serialised as the CLI serialises it (optional
+    /// fields left out when absent).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("json")?
+            .call_method1("loads", (self.record.to_json(),))
     }
 
     /// The answer as a KIF record (UTF-8 text, as `--format kif`).
-    fn kif(&self) -> String {
-        let record = Record::of_answer(&self.position, &self.answer);
-        format!("#KIF version=2.0 encoding=UTF-8\n{}", kif::write(&record))
+    fn kif(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "#KIF version=2.0 encoding=UTF-8\n{}",
+            kif::write(&self.game_record(py)?)
+        ))
     }
 
     /// The answer as a KI2 record (as `--format ki2`).
-    fn ki2(&self) -> String {
-        let record = Record::of_answer(&self.position, &self.answer);
-        format!("#KI2 version=2.0 encoding=UTF-8\n{}", ki2::write(&record))
+    fn ki2(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "#KI2 version=2.0 encoding=UTF-8\n{}",
+            ki2::write(&self.game_record(py)?)
+        ))
     }
 
     /// The answer as a CSA record (as `--format csa`).
-    fn csa(&self) -> String {
-        csa::write(&Record::of_answer(&self.position, &self.answer))
+    fn csa(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(csa::write(&self.game_record(py)?))
     }
 
     fn __repr__(&self) -> String {
-        match self.result {
-            "mate" => format!(
-                "SolveResult(sfen={:?}, result='mate', length={}, moves={:?})",
-                self.sfen,
-                self.length.unwrap_or(0),
-                self.moves.join(" ")
+        let r = &self.record;
+        let line = r.line.map(|l| format!("line={l}, ")).unwrap_or_default();
+        match (r.result, &r.error) {
+            ("mate", _) => format!(
+                "SolveResult({line}sfen={:?}, result='mate', length={}, moves={:?})",
+                r.sfen,
+                r.length.unwrap_or(0),
+                r.moves.join(" ")
             ),
-            r => format!("SolveResult(sfen={:?}, result={r:?})", self.sfen),
+            (_, Some(error)) => format!(
+                "SolveResult({line}sfen={:?}, result='error', error={error:?})",
+                r.sfen
+            ),
+            (result, None) => format!("SolveResult({line}sfen={:?}, result={result:?})", r.sfen),
         }
     }
 }
@@ -471,70 +463,283 @@ fn solve_many(
     solve_positions(py, positions, &asked)
 }
 
+/// solve_lines(data, *, start_line=1, jobs=None, ...): the rows of a
+/// problem file as `tsume solve --file` reads them, bad rows included.
+#[pyfunction]
+#[pyo3(signature = (data, *, start_line=1, jobs=None, time=None, nodes=None, hash_mb=None,
+                    useless_rule="within-other-defences", defence="longest",
+                    first_line=false, defender=false, relaxed=false,
+                    rest_to_defender=false))]
+#[allow(clippy::too_many_arguments)]
+fn solve_lines(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    start_line: i64,
+    jobs: Option<i64>,
+    time: Option<f64>,
+    nodes: Option<i64>,
+    hash_mb: Option<i64>,
+    useless_rule: &str,
+    defence: &str,
+    first_line: bool,
+    defender: bool,
+    relaxed: bool,
+    rest_to_defender: bool,
+) -> PyResult<Vec<PySolveResult>> {
+    let bytes: Vec<u8> = if let Ok(text) = data.cast::<pyo3::types::PyString>() {
+        text.to_str()?.as_bytes().to_vec()
+    } else if let Ok(bytes) = data.cast::<pyo3::types::PyBytes>() {
+        bytes.as_bytes().to_vec()
+    } else {
+        return Err(PyTypeError::new_err(
+            "solve_lines takes the text of a problem file (str or bytes)",
+        ));
+    };
+    let first = match at_least_one(py, "start_line", Some(start_line))? {
+        Some(n) if n <= 1 << 52 => n,
+        _ => {
+            return Err(raise(
+                py,
+                "ParseError",
+                format!("start_line: `{start_line}` must be at most 2^52"),
+                None,
+            ));
+        }
+    };
+    // Every row read first, as `tsume solve` reads them: a bad one becomes
+    // its error record, in its place.
+    let mut rows: Vec<(u64, Result<Position, SolveRecord>)> = Vec::new();
+    for line in LineReader::starting_at(&bytes[..], first) {
+        let line = line.map_err(|e| raise(py, "ParseError", e.to_string(), None))?;
+        let number = line.number;
+        let text = match line.text {
+            Ok(text) => text,
+            Err(e) => {
+                let message = format!("line {number}: {}", e.problem_message());
+                rows.push((number, Err(SolveRecord::error(e.start(), message))));
+                continue;
+            }
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let column = input::position_column(&text);
+        let read = read_position_text(column, relaxed, rest_to_defender, defender).map_err(
+            |(message, _)| SolveRecord::error(column.trim(), format!("line {number}: {message}")),
+        );
+        rows.push((number, read));
+    }
+    let jobs = match at_least_one(py, "jobs", jobs)? {
+        Some(j) => usize::try_from(j).unwrap_or(usize::MAX).min(1024),
+        None => batch::default_jobs(),
+    }
+    .min(rows.len().max(1));
+    let asked = asked(
+        py,
+        jobs,
+        time,
+        nodes,
+        hash_mb,
+        useless_rule,
+        defence,
+        first_line,
+        defender,
+    )?;
+    let mut answers = Vec::with_capacity(rows.len());
+    let run = py.detach(|| {
+        batch::solve_all(rows, &asked, &AtomicBool::new(false), |number, answer| {
+            answers.push(match answer {
+                BatchAnswer::Solved { position, result } => {
+                    let mut answer = PySolveResult::new(position, result);
+                    answer.record.line = Some(number);
+                    answer
+                }
+                BatchAnswer::Unaskable { position, error } => PySolveResult::unanswered(
+                    SolveRecord::error(&position.to_string(), format!("line {number}: {error}"))
+                        .at_line(Some(number)),
+                ),
+                BatchAnswer::Unreadable(record) => {
+                    PySolveResult::unanswered(record.at_line(Some(number)))
+                }
+            });
+            Ok::<(), std::convert::Infallible>(())
+        })
+    });
+    match run {
+        Ok(_) => Ok(answers),
+        Err(e @ BatchError::Table { .. }) => Err(raise(
+            py,
+            "Error",
+            format!("{e} (try a smaller hash_mb or jobs)"),
+            None,
+        )),
+        Err(e) => Err(raise(py, "Error", format!("{e}"), None)),
+    }
+}
+
 // ----------------------------------------------------------------------
 // verify
 // ----------------------------------------------------------------------
 
-/// A finding of verify: the fields of `tsume verify --json`'s findings.
-#[pyclass(module = "tsume", name = "Finding", frozen, get_all)]
+/// A finding of verify: the fields of `tsume verify --json`'s findings,
+/// read from the library's record (`tsume::output::FindingRecord`).
+#[pyclass(module = "tsume", name = "Finding", frozen)]
 #[derive(Clone)]
 struct PyFinding {
-    kind: &'static str,
-    japanese: &'static str,
-    minor: bool,
-    ply: usize,
-    moves: Vec<String>,
-    length: Option<u32>,
-    main_length: Option<u32>,
-    note: String,
+    record: FindingRecord,
 }
 
 #[pymethods]
 impl PyFinding {
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.record.kind
+    }
+
+    #[getter]
+    fn japanese(&self) -> &'static str {
+        self.record.japanese
+    }
+
+    #[getter]
+    fn minor(&self) -> bool {
+        self.record.minor
+    }
+
+    #[getter]
+    fn ply(&self) -> usize {
+        self.record.ply
+    }
+
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.record.moves.clone()
+    }
+
+    #[getter]
+    fn moves_japanese(&self) -> &str {
+        &self.record.moves_japanese
+    }
+
+    #[getter]
+    fn length(&self) -> Option<u32> {
+        self.record.length
+    }
+
+    #[getter]
+    fn main_length(&self) -> Option<u32> {
+        self.record.main_length
+    }
+
+    #[getter]
+    fn note(&self) -> &str {
+        &self.record.note
+    }
+
+    #[getter]
+    fn longer_by(&self) -> Option<&'static str> {
+        self.record.longer_by
+    }
+
+    #[getter]
+    fn longer_leaves_pieces(&self) -> bool {
+        self.record.longer_leaves_pieces
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Finding(kind={:?}, ply={}, note={:?})",
-            self.kind, self.ply, self.note
+            self.record.kind, self.record.ply, self.record.note
         )
     }
 }
 
-/// The report of verify: the fields of `tsume verify --json`.
-#[pyclass(module = "tsume", name = "VerifyReport", frozen, get_all)]
+/// The report of verify: the fields of `tsume verify --json`, read from
+/// the library's record (`tsume::output::VerifyRecord`), which the CLI
+/// writes.
+#[pyclass(module = "tsume", name = "VerifyReport", frozen)]
 #[derive(Clone)]
 struct PyVerifyReport {
-    sfen: String,
-    verdict: &'static str,
-    solution_is_answer: Option<bool>,
-    solution_note: Option<String>,
-    length: usize,
-    exact: bool,
-    main_line: Vec<String>,
-    main_line_japanese: String,
-    findings: Vec<PyFinding>,
-    nodes: u64,
-    millis: u64,
+    record: VerifyRecord,
 }
 
 #[pymethods]
 impl PyVerifyReport {
+    #[getter]
+    fn sfen(&self) -> &str {
+        &self.record.sfen
+    }
+
+    #[getter]
+    fn verdict(&self) -> &'static str {
+        self.record.verdict
+    }
+
+    #[getter]
+    fn solution_is_answer(&self) -> Option<bool> {
+        self.record.solution_is_answer
+    }
+
+    #[getter]
+    fn solution_note(&self) -> Option<&str> {
+        self.record.solution_note.as_deref()
+    }
+
+    #[getter]
+    fn length(&self) -> usize {
+        self.record.length
+    }
+
+    #[getter]
+    fn exact(&self) -> bool {
+        self.record.exact
+    }
+
+    #[getter]
+    fn main_line(&self) -> Vec<String> {
+        self.record.main_line.clone()
+    }
+
+    #[getter]
+    fn main_line_japanese(&self) -> &str {
+        &self.record.main_line_japanese
+    }
+
+    #[getter]
+    fn findings(&self) -> Vec<PyFinding> {
+        self.record
+            .findings
+            .iter()
+            .map(|f| PyFinding { record: f.clone() })
+            .collect()
+    }
+
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.record.nodes
+    }
+
+    #[getter]
+    fn millis(&self) -> u64 {
+        self.record.millis
+    }
+
+    /// The JSON record of `tsume verify --json` as a dict (without
+    /// `origin`, which names where the CLI read the problem).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("json")?
+            .call_method1("loads", (self.record.to_json(),))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "VerifyReport(sfen={:?}, verdict={:?}, length={}, findings={})",
-            self.sfen,
-            self.verdict,
-            self.length,
-            self.findings.len()
+            self.record.sfen,
+            self.record.verdict,
+            self.record.length,
+            self.record.findings.len()
         )
-    }
-}
-
-fn verdict_text(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Sound => "sound",
-        Verdict::Flawed => "flawed",
-        Verdict::NoMate => "no mate",
-        Verdict::Unknown => "unknown",
     }
 }
 
@@ -614,36 +819,7 @@ fn verify(
     });
     let report = report.map_err(|message| raise(py, "Error", message, None))?;
     Ok(PyVerifyReport {
-        sfen: pos.to_string(),
-        verdict: verdict_text(report.verdict),
-        solution_is_answer: report
-            .solution
-            .as_ref()
-            .map(|s| *s == GivenSolution::Answer),
-        solution_note: match &report.solution {
-            Some(GivenSolution::NotAnswer { reason }) => Some(reason.clone()),
-            _ => None,
-        },
-        length: report.main_line.len(),
-        exact: report.exact,
-        main_line: usi(&report.main_line),
-        main_line_japanese: japanese_line(&pos, &report.main_line, None).unwrap_or_default(),
-        findings: report
-            .findings
-            .iter()
-            .map(|f| PyFinding {
-                kind: f.kind.name(),
-                japanese: f.kind.japanese(),
-                minor: f.kind.is_minor(),
-                ply: f.ply,
-                moves: usi(&f.moves),
-                length: f.length,
-                main_length: f.main_length,
-                note: f.note.clone(),
-            })
-            .collect(),
-        nodes: report.nodes,
-        millis: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
+        record: VerifyRecord::new(&pos, options.solution.as_deref(), &report),
     })
 }
 
@@ -809,8 +985,11 @@ impl PyPosition {
     #[new]
     #[pyo3(signature = (sfen="startpos", *, relaxed=false))]
     fn new(py: Python<'_>, sfen: &str, relaxed: bool) -> PyResult<PyPosition> {
-        let usi =
-            input::read_position(sfen, relaxed).map_err(|e| position_error(py, e, relaxed))?;
+        let usi = input::read_position(sfen, relaxed).map_err(|e| {
+            let (message, column) =
+                input::describe_position_error(&e, (!relaxed).then_some(RELAXED_OPTION));
+            raise(py, "ParseError", message, column)
+        })?;
         Ok(PyPosition {
             last_to: usi.moves.last().map(|m| m.to()),
             pos: usi.end,
@@ -952,6 +1131,7 @@ impl PyPosition {
 fn _tsume(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_lines, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_class::<PySolveResult>()?;

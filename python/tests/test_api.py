@@ -56,6 +56,35 @@ def test_every_field_is_the_cli_json(cli_json):
     assert FIELDS <= seen, FIELDS - seen
 
 
+def test_solve_lines_gives_the_records_of_solve_file(cli_json, tmp_path):
+    # Comments, a blank line, a bad row, a row relaxed reading accepts, a
+    # line that is not UTF-8, CRLF ends: numbered from --start-line.
+    data = (f"# a comment\r\n{MATE1}\tname\r\n\n4k4/9/4x4/9/9/9/9/9/9 b G 1\tmalformed\n"
+            f"{NOMATE}\n4k4/9/4P4/9/9/9/9/4P4/9 b G2r2b3g4s4n4l16p 1\n").encode() + b"\xff\xfe\n"
+    path = tmp_path / "rows.tsv"
+    path.write_bytes(data)
+    expected = cli_json("solve", "--hash", "16", "--json", "--start-line", "7", "--file",
+                        str(path), check=False)
+    got = tsume.solve_lines(data, start_line=7, hash_mb=16, jobs=2)
+    assert [r.line for r in got] == [8, 10, 11, 12, 13]
+    assert [r.result for r in got] == ["mate", "error", "nomate", "error", "error"]
+    hint = 0
+    for r, e in zip(got, expected, strict=True):
+        d = without_millis(r.to_dict())
+        if "relaxed=True accepts this" in d.get("error", ""):
+            d["error"] = d["error"].replace("relaxed=True", "--relaxed")
+            hint += 1
+        assert d == without_millis(e)
+    assert hint == 1
+    # A str is read as its UTF-8 bytes.
+    text_rows = tsume.solve_lines(f"{MATE1}\n\n{NOMATE}", hash_mb=16)
+    assert [(r.line, r.result) for r in text_rows] == [(1, "mate"), (3, "nomate")]
+    with pytest.raises(tsume.Error, match="no answer to write"):
+        got[1].kif()
+    with pytest.raises(TypeError):
+        tsume.solve_lines([MATE1])
+
+
 def test_japanese_and_is_mate():
     r = tsume.solve(MUSOU_038, hash_mb=16)
     assert r.is_mate and r.length == 15 and r.exact
@@ -114,8 +143,14 @@ def test_a_bad_sfen_is_a_parse_error_with_the_cli_message(cli):
         tsume.solve(MATE1, useless_rule="x")
     with pytest.raises(tsume.ParseError, match="must be at least 1"):
         tsume.solve(MATE1, nodes=0)
-    with pytest.raises(tsume.ParseError, match="more than 0 seconds"):
-        tsume.solve(MATE1, time=-1)
+    # Option values: the CLI's messages (one library function each).
+    for kwargs, args in [({"time": -1}, ["--time", "-1"]), ({"time": 0}, ["--time", "0"]),
+                         ({"useless_rule": "all"}, ["--useless-rule", "all"]),
+                         ({"defence": "short"}, ["--defence", "short"])]:
+        with pytest.raises(tsume.ParseError) as e:
+            tsume.solve(MATE1, **kwargs)
+        err = cli("solve", *args, MATE1, check=False).stderr
+        assert f": {e.value}\n" in err, (e.value, err)
     with pytest.raises(TypeError):
         tsume.solve_many(MATE1)
 
@@ -150,8 +185,16 @@ def test_verify_is_the_cli_report(cli_json):
             assert getattr(r, k) == e.get(k), (k, sfen)
         assert len(r.findings) == len(e["findings"])
         for f, ef in zip(r.findings, e["findings"]):
-            for k in ["kind", "japanese", "minor", "ply", "moves", "length", "main_length", "note"]:
+            for k in ["kind", "japanese", "minor", "ply", "moves", "moves_japanese", "length",
+                      "main_length", "note"]:
                 assert getattr(f, k) == ef[k], k
+            assert f.longer_by == ef.get("longer_by")
+            assert f.longer_leaves_pieces == ef.get("longer_leaves_pieces", False)
+        # The whole record, every field: one library type makes both.
+        d = r.to_dict()
+        assert d.pop("millis") >= 0 and e.pop("millis") >= 0
+        assert e.pop("origin") == "argument"
+        assert d == e, sfen
     flawed = tsume.verify(MUSOU_038, solution="S*2e 1d2e 4f3e 3f3e N*4f 3e4f 7a3e+ 2c3e 1e2e 3d2c 2e3d 2c3d G*2d".split())
     assert flawed.solution_is_answer is False and flawed.solution_note
     with pytest.raises(tsume.ParseError, match=r"solution move 2 \(`5a5b`\)"):

@@ -1,42 +1,41 @@
-"""The commands shown in the guide (docs/*.md): every `$ tsume ...` line of
-a ```console block is run, and its stdout must be the lines after it."""
+"""The Python examples of README.md and the guide (docs/*.md): every
+```python block is a doctest (`>>>` lines and the output they give), and
+every page that has one is run by doctest here. The ```console commands of
+the same pages are run by tests/docs_commands.rs."""
 
+import doctest
 import re
-import shlex
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted((ROOT / "docs").glob("*.md"))
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def examples():
-    for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for block in re.findall(r"```console\n(.*?)```", text, re.S):
-            command, expected = None, []
-            for line in block.splitlines():
-                if line.startswith("$ "):
-                    if command:
-                        yield page.name, command, expected
-                    command, expected = line[2:], []
-                else:
-                    expected.append(line)
-            if command:
-                yield page.name, command, expected
+def python_blocks(page):
+    return re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
 
 
-EXAMPLES = list(examples())
+WITH_PYTHON = [page for page in PAGES if python_blocks(page)]
 
 
-def test_the_guide_shows_commands():
-    assert {page for page, _, _ in EXAMPLES} >= {"solve.md"}, EXAMPLES
+def test_the_readme_and_the_guide_show_python():
+    assert {page.name for page in WITH_PYTHON} >= {"README.md", "python.md"}, WITH_PYTHON
 
 
-@pytest.mark.parametrize("page,command,expected", EXAMPLES, ids=[c for _, c, _ in EXAMPLES])
-def test_a_shown_command_gives_what_is_shown(cli, page, command, expected):
-    words = shlex.split(command)
-    assert words[0] == "tsume", f"{page}: {command}"
-    out = cli(*words[1:])
-    assert out.stdout.splitlines() == expected, f"{page}: {command}"
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_every_python_block_is_a_doctest(page):
+    for block in python_blocks(page):
+        assert block.lstrip().startswith(">>> "), f"{page.name}: a ```python block not run:\n{block}"
+
+
+@pytest.mark.parametrize("page", WITH_PYTHON, ids=[p.name for p in WITH_PYTHON])
+def test_the_python_examples_give_what_is_shown(page):
+    # The examples import tsume themselves; nothing else is in scope.
+    result = doctest.testfile(
+        str(page), module_relative=False, encoding="utf-8", optionflags=doctest.ELLIPSIS,
+        verbose=False, report=True,
+    )
+    assert result.attempted > 0, page.name
+    assert result.failed == 0, f"{page.name}: {result.failed} of {result.attempted} examples failed"

@@ -5,7 +5,7 @@
     >>> r.result, r.moves
     ('mate', ['G*5b'])
 
-solve / solve_many / verify / generate and Position; see __init__.pyi for
+solve / solve_many / solve_lines / verify / generate and Position; see __init__.pyi for
 the signatures and the fields of each result. Searches run with the GIL
 released. Bad input raises ParseError (a ValueError) with the message and
 column the command line gives.
@@ -39,6 +39,7 @@ from ._tsume import (  # noqa: E402
     default_jobs,
     generate,
     solve,
+    solve_lines,
     solve_many,
     verify,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "default_jobs",
     "generate",
     "solve",
+    "solve_lines",
     "solve_many",
     "verify",
 ]

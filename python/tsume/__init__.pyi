@@ -23,11 +23,16 @@ UselessRule = Literal["within-other-defences", "piece-unused", "none"]
 DefenceChoice = Literal["longest", "empty-hand-first"]
 
 class SolveResult:
-    """The answer to one problem: the fields of `tsume solve --format json`."""
+    """The answer to one problem: the fields of `tsume solve --format json`
+    (one record type in the library, which the CLI writes)."""
 
+    line: Optional[int]
+    """solve_lines: the row's line number; None from solve and solve_many."""
     sfen: str
-    """The problem's position."""
-    result: Literal["mate", "nomate", "unknown"]
+    """The problem's position; for a row that cannot be read, its text as
+    errors quote it."""
+    result: Literal["mate", "nomate", "unknown", "error"]
+    """"error" only from solve_lines, for a row that cannot be read or asked."""
     length: Optional[int]
     """Plies of the line for a mate, else None."""
     moves: list[str]
@@ -42,14 +47,20 @@ class SolveResult:
     millis: int
     limit: Optional[Literal["nodes", "time", "stopped", "depth"]]
     """For unknown: the limit that stopped the search."""
+    error: Optional[str]
+    """For result "error": what is wrong, naming the line (the CLI's
+    message, with `relaxed=True` where it says `--relaxed`)."""
     japanese: str
     """The line in Japanese notation (`▲５二金打`); "" without a mate."""
     @property
     def is_mate(self) -> bool: ...
     def to_dict(self) -> dict[str, object]:
-        """The JSON record of `tsume solve --format json` (without `line`)."""
+        """The JSON record of `tsume solve --format json`, the optional
+        fields (`line`, `exact`, `at_least`, `at_most`, `limit`, `error`)
+        only when present."""
     def kif(self) -> str:
-        """The answer as a KIF record (as `--format kif`)."""
+        """The answer as a KIF record (as `--format kif`); kif, ki2 and csa
+        raise Error for a row without an answer."""
     def ki2(self) -> str:
         """The answer as a KI2 record (as `--format ki2`)."""
     def csa(self) -> str:
@@ -94,6 +105,29 @@ def solve_many(
     bad one raises ParseError naming it (`problem 3: ...`) before any
     search. `time` and `nodes` apply to each problem."""
 
+def solve_lines(
+    data: Union[str, bytes],
+    *,
+    start_line: int = 1,
+    jobs: Optional[int] = None,
+    time: Optional[float] = None,
+    nodes: Optional[int] = None,
+    hash_mb: Optional[int] = None,
+    useless_rule: UselessRule = "within-other-defences",
+    defence: DefenceChoice = "longest",
+    first_line: bool = False,
+    defender: bool = False,
+    relaxed: bool = False,
+    rest_to_defender: bool = False,
+) -> list[SolveResult]:
+    """Solves the rows of a problem file (its text, or part of it) as
+    `tsume solve --file` does: the position in the first TAB-separated
+    column, blank and `#` lines skipped, lines numbered from `start_line`
+    (for a shard of a larger file). A row that cannot be read or asked is
+    a SolveResult with result "error" in its place, not an exception; its
+    to_dict() is the CLI's JSON record. Rows naming record files are read
+    as positions (only the CLI opens record files)."""
+
 class Finding:
     """A finding of verify (`tsume verify --json`'s findings)."""
 
@@ -102,9 +136,18 @@ class Finding:
     minor: bool
     ply: int
     moves: list[str]
+    moves_japanese: str
+    """The moves in Japanese notation (同 where the first goes where the
+    move before went)."""
     length: Optional[int]
     main_length: Optional[int]
     note: str
+    longer_by: Optional[str]
+    """For a departure at a shorter given defence: by which rules the
+    longer defence outlasts it (`every-looser-rule`, `some-drops`, ...)."""
+    longer_leaves_pieces: bool
+    """For such a departure: the longer defence leaves the attacker pieces
+    in hand where the given one uses them up."""
 
 class VerifyReport:
     """The report of verify (the fields of `tsume verify --json`)."""
@@ -120,6 +163,8 @@ class VerifyReport:
     findings: list[Finding]
     nodes: int
     millis: int
+    def to_dict(self) -> dict[str, object]:
+        """The JSON record of `tsume verify --json` (without `origin`)."""
 
 def verify(
     sfen: str,

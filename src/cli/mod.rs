@@ -226,26 +226,12 @@ pub fn whole_number(s: &str, min: u64, max: u64) -> Result<u64, String> {
 
 /// `--useless-rule`: one of the solver's rules, by name.
 pub fn useless_rule(s: &str) -> Result<UselessRule, String> {
-    s.trim().parse().map_err(|_| {
-        let names: Vec<&str> = UselessRule::ALL.iter().map(|r| r.name()).collect();
-        format!(
-            "unknown rule for useless interpositions `{}` (expected {})",
-            input::quote(s),
-            names.join(", ")
-        )
-    })
+    input::useless_rule(s)
 }
 
 /// `--defence`: one of the choices of defence, by name.
 pub fn defence_choice(s: &str) -> Result<DefenceChoice, String> {
-    s.trim().parse().map_err(|_| {
-        let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
-        format!(
-            "unknown choice of defence `{}` (expected {})",
-            input::quote(s),
-            names.join(", ")
-        )
-    })
+    input::defence_choice(s)
 }
 
 /// For an argument that is no position: when it names a file (one word

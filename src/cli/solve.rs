@@ -22,13 +22,13 @@ use std::time::Duration;
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 
-use serde::Serialize;
 use tsume::batch::{self, BatchAnswer, BatchError, Watch};
-use tsume::core::{Position, UsiPositionError};
-use tsume::input::{self, Argument, Line, LineError, LineReader, MAX_LINE_BYTES};
+use tsume::core::Position;
+use tsume::input::{self, Argument, Line, LineReader};
+use tsume::output::SolveRecord;
 use tsume::record::notation::japanese_line;
 use tsume::record::{Record, csa, ki2, kif};
-use tsume::solver::{Limit, Limits, Outcome, Rules, SolveOptions, SolveResult};
+use tsume::solver::{Limits, Outcome, Rules, SolveOptions, SolveResult};
 
 use super::record::{is_record_path, read_record, rest_to_defender};
 use super::{CliError, progress};
@@ -248,15 +248,7 @@ pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = t
         .parse()
         .map_err(|_| format!("`{}` is not a number of seconds", input::quote(t)))?;
-    if secs < 0.0 {
-        return Err(format!(
-            "`{t}` is negative: the time must be more than 0 seconds"
-        ));
-    }
-    if secs.is_nan() || secs == 0.0 {
-        return Err(format!("`{t}`: the time must be more than 0 seconds"));
-    }
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}`: too many seconds"))
+    input::seconds(secs, t)
 }
 
 /// Where a problem came from.
@@ -301,46 +293,6 @@ struct Bad {
     count: u64,
     /// The first few origins.
     shown: Vec<String>,
-}
-
-/// One line of `--json` output.
-#[derive(Serialize)]
-struct JsonRecord {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<usize>,
-    /// The record file the problem came from.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    origin: Option<String>,
-    sfen: String,
-    result: &'static str,
-    length: Option<usize>,
-    moves: Vec<String>,
-    /// For a mate: whether the line is the proven tsume answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    exact: Option<bool>,
-    /// For a mate whose line is not proven the answer: the length the
-    /// answer is proven to reach, when one is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    at_least: Option<u32>,
-    /// For a mate whose line is not proven the answer: the length the
-    /// answer is proven not to exceed, when one is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    at_most: Option<u32>,
-    nodes: u64,
-    millis: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    limit: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-fn limit_name(limit: Limit) -> &'static str {
-    match limit {
-        Limit::Nodes => "nodes",
-        Limit::Time => "time",
-        Limit::Stopped => "stopped",
-        Limit::Depth => "depth",
-    }
 }
 
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -719,13 +671,7 @@ impl Iterator for Inputs<'_> {
                     let bad = BadProblem {
                         origin,
                         text: e.start().to_string(),
-                        message: match &e {
-                            LineError::TooLong { bytes, .. } => format!(
-                                "the line is longer than {} MB ({bytes} bytes): not read",
-                                MAX_LINE_BYTES >> 20
-                            ),
-                            LineError::NotUtf8 { .. } => e.to_string(),
-                        },
+                        message: e.problem_message(),
                         column: None,
                     };
                     return Some((origin, Err(bad)));
@@ -844,84 +790,27 @@ fn split_arguments(args: &[String]) -> (Vec<String>, bool) {
 /// Reads a problem: `[position] startpos|[sfen] <SFEN> [moves ...]`, the
 /// position after the moves. On error: the message and the column.
 fn read_problem(text: &str, relaxed: bool) -> Result<Position, (String, Option<usize>)> {
-    if text.trim().is_empty() {
-        return Err(("empty: expected an SFEN".to_string(), None));
-    }
-    input::read_position(text, relaxed)
-        .map(|usi| usi.end)
-        .map_err(|e| describe(e, relaxed))
-}
-
-/// A one-line message for a position error, and its column.
-fn describe(e: UsiPositionError, relaxed: bool) -> (String, Option<usize>) {
-    let column = e.column();
-    let mut message = e.to_string();
-    if let Some(c) = column
-        && !message.contains("column")
-    {
-        message.push_str(&format!(" (column {c})"));
-    }
-    if !relaxed && matches!(&e, UsiPositionError::Sfen(s) if s.accepted_when_relaxed()) {
-        message.push_str("; --relaxed accepts this");
-    }
-    (message, column)
+    input::read_problem(text, relaxed, "--relaxed")
 }
 
 // ----------------------------------------------------------------------
 // Writing results
 // ----------------------------------------------------------------------
 
-fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> JsonRecord {
-    let (name, moves, limit) = match &result.outcome {
-        Outcome::Mate { moves } => ("mate", Some(moves), None),
-        Outcome::NoMate => ("nomate", None, None),
-        Outcome::Unknown(limit) => ("unknown", None, Some(limit_name(*limit))),
-    };
-    JsonRecord {
-        line: origin.line(),
-        origin: None,
-        sfen: pos.to_string(),
-        result: name,
-        length: moves.map(|m| m.len()),
-        moves: moves
-            .map(|m| m.iter().map(|m| m.to_string()).collect())
-            .unwrap_or_default(),
-        exact: moves.map(|_| result.exact),
-        at_least: moves
-            .and(result.at_least)
-            .filter(|&least| !result.exact && least > 1),
-        at_most: moves
-            .and(result.at_most)
-            .filter(|&most| !result.exact && most > 0),
-        nodes: result.nodes,
-        millis: u64::try_from(result.elapsed.as_millis()).unwrap_or(u64::MAX),
-        limit,
-        error: None,
-    }
+fn json_result(origin: Origin, pos: &Position, result: &SolveResult) -> SolveRecord {
+    SolveRecord::answer(pos, result).at_line(origin.line().map(|l| l as u64))
 }
 
-fn json_error(bad: &BadProblem) -> JsonRecord {
-    JsonRecord {
-        line: bad.origin.line(),
-        origin: None,
-        sfen: input::quote(&bad.text),
-        result: "error",
-        length: None,
-        moves: Vec::new(),
-        exact: None,
-        at_least: None,
-        at_most: None,
-        nodes: 0,
-        millis: 0,
-        limit: None,
-        error: Some(format!("{}: {}", bad.origin.describe(), bad.message)),
-    }
+fn json_error(bad: &BadProblem) -> SolveRecord {
+    SolveRecord::error(
+        &bad.text,
+        format!("{}: {}", bad.origin.describe(), bad.message),
+    )
+    .at_line(bad.origin.line().map(|l| l as u64))
 }
 
-fn write_json(out: &mut dyn Write, record: &JsonRecord) -> Result<(), CliError> {
-    let text = serde_json::to_string(record)
-        .map_err(|e| CliError::Io(io::Error::other(format!("JSON: {e}"))))?;
-    writeln!(out, "{text}")?;
+fn write_json(out: &mut dyn Write, record: &SolveRecord) -> Result<(), CliError> {
+    writeln!(out, "{}", record.to_json())?;
     Ok(())
 }
 

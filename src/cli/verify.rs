@@ -12,11 +12,10 @@ use serde::Serialize;
 use tsume::batch::{self, BatchError};
 use tsume::core::{Move, Position};
 use tsume::input::{Line, LineReader, ProblemLine};
+use tsume::output::{VerifyRecord, finding_japanese, verdict_name};
 use tsume::record::notation::japanese_line;
 use tsume::solver::{Rules, Solver};
-use tsume::verify::{
-    Finding, FindingKind, GivenSolution, LongerBy, Report, Verdict, VerifyOptions, verify,
-};
+use tsume::verify::{GivenSolution, Report, Verdict, VerifyOptions, verify};
 
 use super::record::{is_record_path, read_record, rest_to_defender};
 use super::{CliError, progress, read_position};
@@ -532,24 +531,6 @@ fn read_moves(pos: &Position, text: &str, what: &str) -> Result<Vec<Move>, CliEr
     Ok(moves)
 }
 
-fn verdict_text(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Sound => "sound",
-        Verdict::Flawed => "flawed",
-        Verdict::NoMate => "no mate",
-        Verdict::Unknown => "unknown",
-    }
-}
-
-/// The position before move `ply` (1-based) of `line` from `root`.
-fn position_before(root: &Position, line: &[Move], ply: usize) -> Position {
-    let mut p = root.clone();
-    for &m in line.iter().take(ply.saturating_sub(1)) {
-        p.do_move(m);
-    }
-    p
-}
-
 fn usi(moves: &[Move]) -> Vec<String> {
     moves.iter().map(|m| m.to_string()).collect()
 }
@@ -563,29 +544,10 @@ fn plies(n: usize) -> String {
     }
 }
 
-/// The finding's moves in Japanese notation, from the position before the
-/// move it names (同 when the first goes where the move before went): along
-/// the main line, or along the given solution for a departure from it (the
-/// line the finding's moves start from).
-fn finding_japanese(p: &Problem, report: &Report, f: &Finding) -> String {
-    let line = match (&p.solution, f.kind) {
-        (Some(given), FindingKind::DepartsFromSolution) => given,
-        _ => &report.main_line,
-    };
-    let before = position_before(&p.pos, line, f.ply);
-    // The move before it, for 同 (the same square).
-    let previous_to = f
-        .ply
-        .checked_sub(2)
-        .and_then(|i| line.get(i))
-        .map(|m| m.to());
-    japanese_line(&before, &f.moves, previous_to).unwrap_or_default()
-}
-
 fn write_text(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), CliError> {
     writeln!(out, "== {} ==", p.origin)?;
     writeln!(out, "sfen {}", p.pos)?;
-    writeln!(out, "verdict {}", verdict_text(report.verdict))?;
+    writeln!(out, "verdict {}", verdict_name(report.verdict))?;
     match &report.solution {
         Some(GivenSolution::Answer) => writeln!(out, "the given solution is the answer")?,
         Some(GivenSolution::NotAnswer { reason }) => {
@@ -626,7 +588,7 @@ fn write_text(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
                 out,
                 "    usi {}\n    japanese {}",
                 usi(&f.moves).join(" "),
-                finding_japanese(p, report, f)
+                finding_japanese(&p.pos, p.solution.as_deref(), report, f)
             )?;
         }
     }
@@ -637,43 +599,6 @@ fn write_text(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
         report.elapsed.as_secs_f64()
     )?;
     Ok(())
-}
-
-#[derive(Serialize)]
-struct JsonFinding {
-    kind: &'static str,
-    japanese: &'static str,
-    minor: bool,
-    ply: usize,
-    moves: Vec<String>,
-    moves_japanese: String,
-    length: Option<u32>,
-    main_length: Option<u32>,
-    note: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    longer_by: Option<&'static str>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    longer_leaves_pieces: bool,
-}
-
-#[derive(Serialize)]
-struct JsonReport {
-    origin: String,
-    sfen: String,
-    verdict: &'static str,
-    /// With a given solution, when the main line is proven: whether it is
-    /// the answer, and why not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solution_is_answer: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solution_note: Option<String>,
-    length: usize,
-    exact: bool,
-    main_line: Vec<String>,
-    main_line_japanese: String,
-    findings: Vec<JsonFinding>,
-    nodes: u64,
-    millis: u64,
 }
 
 /// A problem that could not be read or verified.
@@ -700,44 +625,8 @@ fn write_json_error(out: &mut dyn Write, bad: &Bad) -> Result<(), CliError> {
 }
 
 fn write_json(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), CliError> {
-    let record = JsonReport {
-        origin: p.origin.clone(),
-        sfen: p.pos.to_string(),
-        verdict: verdict_text(report.verdict),
-        solution_is_answer: report
-            .solution
-            .as_ref()
-            .map(|s| *s == GivenSolution::Answer),
-        solution_note: match &report.solution {
-            Some(GivenSolution::NotAnswer { reason }) => Some(reason.clone()),
-            _ => None,
-        },
-        length: report.main_line.len(),
-        exact: report.exact,
-        main_line: usi(&report.main_line),
-        main_line_japanese: japanese_line(&p.pos, &report.main_line, None).unwrap_or_default(),
-        findings: report
-            .findings
-            .iter()
-            .map(|f| JsonFinding {
-                kind: f.kind.name(),
-                japanese: f.kind.japanese(),
-                minor: f.kind.is_minor(),
-                ply: f.ply,
-                moves: usi(&f.moves),
-                moves_japanese: finding_japanese(p, report, f),
-                length: f.length,
-                main_length: f.main_length,
-                note: f.note.clone(),
-                longer_by: f.longer_by.map(LongerBy::name),
-                longer_leaves_pieces: f.longer_leaves_pieces,
-            })
-            .collect(),
-        nodes: report.nodes,
-        millis: u64::try_from(report.elapsed.as_millis()).unwrap_or(u64::MAX),
-    };
-    let text = serde_json::to_string(&record)
-        .map_err(|e| CliError::Io(std::io::Error::other(format!("JSON: {e}"))))?;
-    writeln!(out, "{text}")?;
+    let record =
+        VerifyRecord::new(&p.pos, p.solution.as_deref(), report).with_origin(p.origin.clone());
+    writeln!(out, "{}", record.to_json())?;
     Ok(())
 }
