@@ -47,21 +47,23 @@
 //! no retraction of a step works, the step before tries its next one,
 //! within a budget of searches per candidate.
 //!
-//! Candidates run in parallel; the puzzles are kept in the order of the
+//! Candidates run in parallel, each thread taking the next candidate as
+//! soon as it is free; the puzzles are kept in the order of the
 //! candidates' numbers, dropping positions seen before, so the result does
 //! not depend on the number of threads.
 
 pub mod games;
 pub mod retract;
 pub mod sketch;
+mod stream;
 pub mod tags;
 pub mod variety;
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use hashbrown::HashSet;
-use rayon::prelude::*;
 
 use crate::core::movegen::check_moves;
 use crate::core::{Color, Hand, Move, Position};
@@ -634,15 +636,44 @@ fn pool(jobs: usize) -> Result<rayon::ThreadPool, ConfigError> {
         .map_err(|e| ConfigError::Threads(e.to_string()))
 }
 
+/// How far the workers run ahead of the first candidate not yet taken,
+/// per thread: far enough that one slow candidate does not leave the
+/// other threads waiting, near enough that little is thrown away when
+/// the caller stops.
+const WINDOW_PER_JOB: u64 = 16;
+
+/// The candidates of a configuration, for the [`stream`] workers.
+struct Candidates(Config);
+
+impl stream::Work for Candidates {
+    type Output = Option<Puzzle>;
+
+    fn run(&self, index: u64) -> Option<Puzzle> {
+        candidate(&self.0, index)
+    }
+
+    fn stop_flag(&self) -> Arc<AtomicBool> {
+        SOLVER.with(|cell| {
+            cell.borrow_mut()
+                .get_or_insert_with(|| Solver::new(SOLVER_MB))
+                .stop_flag()
+        })
+    }
+}
+
 /// The puzzles of a configuration, in order, without end (unless
 /// [`Config::max_candidates`] is set): take as many as needed. A position
 /// and its left-right mirror count as one: the second is dropped, as are
 /// positions [`exclude`](Generator::exclude)d.
+///
+/// The candidates run on [`Config::jobs`] threads, started at the first
+/// puzzle asked for; each thread takes the next candidate as soon as it
+/// is done with one, within a window ahead of the puzzles handed out.
+/// The puzzles come out in the order of the candidates' numbers, so they
+/// are the same for any number of threads. Dropping the generator stops
+/// the candidates still running.
 pub struct Generator {
-    config: Config,
-    pool: rayon::ThreadPool,
-    next: u64,
-    ready: VecDeque<Puzzle>,
+    stream: stream::Stream<Candidates>,
     seen: HashSet<u64>,
 }
 
@@ -650,18 +681,18 @@ impl Generator {
     /// A generator, or why the configuration cannot run.
     pub fn new(config: Config) -> Result<Generator, ConfigError> {
         check_config(&config)?;
+        let limit = config.max_candidates.unwrap_or(u64::MAX);
+        let window = WINDOW_PER_JOB.saturating_mul(config.jobs as u64);
         Ok(Generator {
-            pool: pool(config.jobs)?,
-            config,
-            next: 0,
-            ready: VecDeque::new(),
+            stream: stream::Stream::new(Candidates(config), config.jobs, window, limit),
             seen: HashSet::new(),
         })
     }
 
-    /// How many candidates have been tried so far.
+    /// How many candidates have been tried so far (those whose puzzle, or
+    /// lack of one, was looked at; not those run ahead).
     pub fn candidates(&self) -> u64 {
-        self.next
+        self.stream.handed_out()
     }
 
     /// Leaves out `pos` and its mirror image (puzzles of a set made
@@ -676,29 +707,11 @@ impl Iterator for Generator {
 
     fn next(&mut self) -> Option<Puzzle> {
         loop {
-            if let Some(p) = self.ready.pop_front() {
+            let Some(p) = self.stream.next()? else {
+                continue;
+            };
+            if self.seen.insert(variety::canonical_key(&p.position)) {
                 return Some(p);
-            }
-            let limit = self.config.max_candidates.unwrap_or(u64::MAX);
-            if self.next >= limit {
-                return None;
-            }
-            // A batch of candidates, a few per thread; the batch size does
-            // not change which puzzles come out, only how many are
-            // computed ahead.
-            let end = limit.min(self.next + 2 * self.config.jobs as u64);
-            let config = self.config;
-            let found: Vec<Option<Puzzle>> = self.pool.install(|| {
-                (self.next..end)
-                    .into_par_iter()
-                    .map(|i| candidate(&config, i))
-                    .collect()
-            });
-            self.next = end;
-            for p in found.into_iter().flatten() {
-                if self.seen.insert(variety::canonical_key(&p.position)) {
-                    self.ready.push_back(p);
-                }
             }
         }
     }
