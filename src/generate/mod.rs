@@ -425,24 +425,25 @@ fn candidate(config: &Config, index: u64) -> Option<Puzzle> {
 /// ([`retract::retractions`], tried in a random order) that is a puzzle
 /// of two plies more by the same rules. Depth first: when no retraction of
 /// a step works, the step before tries its next one, within a budget.
+///
+/// The table is kept from the drawn puzzle to the last step: the mates
+/// searched run through the positions searched before.
 fn grown(config: &Config, index: u64) -> Option<Puzzle> {
     let n = config.plies;
-    let start = drawn(
-        &Config {
-            plies: GROW_FROM_PLIES,
-            ..*config
-        },
-        index,
-    )?;
     let mut rng = Rng::new(mix(mix(config.seed ^ 0x6a09_e667_f3bc_c908)
         ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
         ^ u64::from(n)));
     let mut budget = GROW_TRIES * ((n - GROW_FROM_PLIES) / 2) as usize;
     with_solver(|solver| {
-        let pos = grow(
+        let base = Config {
+            plies: GROW_FROM_PLIES,
+            ..*config
+        };
+        let (start, line) = drawn_in(solver, &base, index)?;
+        let (pos, line) = grow(
             solver,
             config,
-            start.position,
+            (start, line),
             GROW_FROM_PLIES,
             &mut rng,
             &mut budget,
@@ -453,21 +454,23 @@ fn grown(config: &Config, index: u64) -> Option<Puzzle> {
             pieces_left: false,
             nodes: config.nodes,
         };
-        finish(solver, pos, rules, index, config.seed)
+        Some(finished(solver, pos, line, rules, index, config.seed))
     })
 }
 
-/// One step of [`grown`]: `pos` is a puzzle of `plies`.
+/// One step of [`grown`]: `pos` is a puzzle of `plies` with the
+/// solution `line`; the puzzle of `config.plies` grown from it, and its
+/// solution.
 fn grow(
     solver: &mut Solver,
     config: &Config,
-    pos: Position,
+    (pos, line): (Position, Vec<Move>),
     plies: u32,
     rng: &mut Rng,
     budget: &mut usize,
-) -> Option<Position> {
+) -> Option<(Position, Vec<Move>)> {
     if plies >= config.plies {
-        return Some(pos);
+        return Some((pos, line));
     }
     let mut options = retract::retractions(&pos);
     if !config.defender_holds_rest {
@@ -509,10 +512,10 @@ fn grow(
         if line.len() as u32 != plies + 2 || !final_hand(&r.position, &line).is_empty() {
             continue;
         }
-        if judge(solver, &r.position, rules).is_none() {
+        let Some(line) = judge(solver, &r.position, rules) else {
             continue;
-        }
-        if let Some(p) = grow(solver, config, r.position, plies + 2, rng, budget) {
+        };
+        if let Some(p) = grow(solver, config, (r.position, line), plies + 2, rng, budget) {
             return Some(p);
         }
     }
@@ -521,6 +524,15 @@ fn grow(
 
 /// A puzzle from a random position changed one piece at a time.
 fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
+    with_solver(|solver| {
+        let (pos, line) = drawn_in(solver, config, index)?;
+        Some(puzzle(solver, pos, line, config.nodes, index, config.seed))
+    })
+}
+
+/// The position and solution of [`drawn`], with the pieces it does not
+/// need taken off.
+fn drawn_in(solver: &mut Solver, config: &Config, index: u64) -> Option<(Position, Vec<Move>)> {
     let n = config.plies;
     let mut rng = Rng::new(mix(mix(config.seed)
         ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
@@ -532,7 +544,7 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
         nodes: config.nodes,
     };
     let climb = climb_nodes(config);
-    with_solver(|solver| {
+    {
         let mut current = None;
         for _ in 0..RANDOM_TRIES {
             let sketch = Sketch::random(&mut rng, n).with_rest_in_hand(config.defender_holds_rest);
@@ -558,9 +570,9 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
                 let hand_as_asked = config.defender_holds_rest || sub.hand(Color::White).is_empty();
                 if hand_as_asked
                     && final_hand(&sub, &line[cut..]).is_empty()
-                    && let Some(p) = finish(solver, sub, rules, index, config.seed)
+                    && let Some(l) = judge(solver, &sub, rules)
                 {
-                    return Some(p);
+                    return Some(minimal(solver, sub, l, rules));
                 }
             }
             let next = sketch.mutate(&mut rng);
@@ -575,11 +587,12 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
             }
         }
         None
-    })
+    }
 }
 
 /// The puzzle at `pos` if it is one, with the pieces it does not need
 /// taken off.
+#[cfg(test)]
 fn finish(
     solver: &mut Solver,
     pos: Position,
@@ -587,8 +600,48 @@ fn finish(
     index: u64,
     seed: u64,
 ) -> Option<Puzzle> {
-    let mut line = judge(solver, &pos, rules)?;
-    let mut pos = pos;
+    let line = judge(solver, &pos, rules)?;
+    Some(finished(solver, pos, line, rules, index, seed))
+}
+
+/// The puzzle `pos` (by `rules`, with the solution `line`), with the
+/// pieces it does not need taken off.
+fn finished(
+    solver: &mut Solver,
+    pos: Position,
+    line: Vec<Move>,
+    rules: PuzzleRules,
+    index: u64,
+    seed: u64,
+) -> Puzzle {
+    let (pos, line) = minimal(solver, pos, line, rules);
+    puzzle(solver, pos, line, rules.nodes, index, seed)
+}
+
+/// The generated puzzle `pos` with the solution `line`, its difficulty
+/// measured.
+fn puzzle(
+    solver: &mut Solver,
+    pos: Position,
+    line: Vec<Move>,
+    nodes: u64,
+    index: u64,
+    seed: u64,
+) -> Puzzle {
+    let nodes = fresh_nodes(solver, &pos, nodes);
+    Puzzle::new(pos, line, nodes, Origin::Generated { seed, index })
+}
+
+/// The puzzle `pos` (by `rules`, with the solution `line`) with the
+/// pieces it does not need taken off: each piece in turn stays off when
+/// the position without it is still a puzzle by `rules`.
+fn minimal(
+    solver: &mut Solver,
+    pos: Position,
+    line: Vec<Move>,
+    rules: PuzzleRules,
+) -> (Position, Vec<Move>) {
+    let (mut pos, mut line) = (pos, line);
     if let Some(mut sketch) = Sketch::from_position(&pos) {
         for sq in sketch.piece_squares() {
             let Some(smaller) = sketch.without(sq) else {
@@ -602,13 +655,7 @@ fn finish(
             }
         }
     }
-    let nodes = fresh_nodes(solver, &pos, rules.nodes);
-    Some(Puzzle::new(
-        pos,
-        line,
-        nodes,
-        Origin::Generated { seed, index },
-    ))
+    (pos, line)
 }
 
 /// Checks a configuration.
