@@ -632,9 +632,31 @@ fn puzzle(
     Puzzle::new(pos, line, nodes, Origin::Generated { seed, index })
 }
 
+/// Whether `pos` may be a puzzle by `rules` as far as bounded searches
+/// tell, within a tenth of the nodes: mated within `rules.max` plies, and
+/// not within `rules.min - 2`. A no is proven (the exact answer could not
+/// have an allowed length), so [`judge`] would say no too; a yes is for it
+/// to confirm. Cheap either way, where the exact answer of a position
+/// without a mate can take all the nodes.
+fn may_be_puzzle(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> bool {
+    let bounded = SolveOptions::default().nodes((rules.nodes / 10).max(1));
+    match solver.mated_within(pos, rules.max, &bounded) {
+        Ok(Within::NotMated { .. }) => return false,
+        Ok(Within::Mated { plies, .. }) if plies < rules.min => return false,
+        _ => {}
+    }
+    rules.min < 3
+        || !matches!(
+            solver.mated_within(pos, rules.min - 2, &bounded),
+            Ok(Within::Mated { .. })
+        )
+}
+
 /// The puzzle `pos` (by `rules`, with the solution `line`) with the
 /// pieces it does not need taken off: each piece in turn stays off when
-/// the position without it is still a puzzle by `rules`.
+/// the position without it is still a puzzle by `rules`. Most pieces are
+/// needed, and the position without one has no mate or a shorter one:
+/// [`may_be_puzzle`] says so before the judgement.
 fn minimal(
     solver: &mut Solver,
     pos: Position,
@@ -650,7 +672,9 @@ fn minimal(
             let Some(p) = smaller.position() else {
                 continue;
             };
-            if let Some(l) = judge(solver, &p, rules) {
+            if may_be_puzzle(solver, &p, rules)
+                && let Some(l) = judge(solver, &p, rules)
+            {
                 (sketch, pos, line) = (smaller, p, l);
             }
         }
