@@ -488,16 +488,22 @@ fn grow(
     };
     let climb = climb_nodes(config);
     let bounded = SolveOptions::default().nodes(climb);
+    let replies = bounded.defender_to_move(true);
     for r in options {
         if *budget == 0 {
             return None;
         }
         *budget -= 1;
         // The table is kept from one retraction to the next: each one's
-        // mate runs through `pos`, proven already. A bounded search first: most retractions let the king out, or
-        // leave a shorter mate, and it says so cheaply.
-        let within = solver.mated_within(&r.position, plies + 2, &bounded);
-        if !matches!(within, Ok(Within::Mated { plies: p, .. }) if p == plies + 2) {
+        // mate runs through `pos`, proven already. A bounded search of the
+        // defender's replies to the retracted check first: most
+        // retractions let the king out, and one reply that escapes says
+        // so, where a search from the position before the check would
+        // also have to refute every other check. (A position whose mate
+        // starts with another check is passed over.)
+        let checked = r.position.after(r.check);
+        let within = solver.mated_within(&checked, plies + 1, &replies);
+        if !matches!(within, Ok(Within::Mated { .. })) {
             continue;
         }
         // Not mated sooner (bounded again, cheap): the length is exact
