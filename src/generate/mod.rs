@@ -362,14 +362,22 @@ fn climb_nodes(config: &Config) -> u64 {
 /// The tsume answer of `pos` within `nodes` when its fitness may reach
 /// `target` (see [`fitness`]); `None` when it cannot, or the answer is not
 /// found. Cheap questions first, as most changes of a position break its
-/// mate or shorten it: a mate within `target - 1` plies is too short (a
-/// bounded search, cheap either way), and a position without a plain
-/// mate found within a sixteenth of the nodes is dropped before the exact
-/// length, which costs several times the proof, is asked within an eighth
-/// of them. Positions that need more are rarely the start of a short
-/// puzzle; the climb loses little by passing them over, and each search
-/// to the node limit costs as much as a dozen that settle.
-fn climbed(solver: &mut Solver, pos: &Position, target: i64, nodes: u64) -> Option<Vec<Move>> {
+/// mate or shorten it: a mate within `target - 1` plies is too short, and
+/// a position not mated within `reach` plies, by a search within a
+/// sixteenth of the nodes, is dropped (bounded searches, cheap either
+/// way, where an unbounded one often runs to its limit on a position
+/// without a mate), before the exact length, which costs several times
+/// the proof, is asked within an eighth of them. Positions that need more
+/// are rarely the start of a short puzzle; the climb loses little by
+/// passing them over, and each search to the node limit costs as much as
+/// a dozen that settle.
+fn climbed(
+    solver: &mut Solver,
+    pos: &Position,
+    target: i64,
+    reach: u32,
+    nodes: u64,
+) -> Option<Vec<Move>> {
     if target >= 2 {
         let too_short = (target - 1) as u32;
         let bounded = SolveOptions::default().nodes(nodes);
@@ -377,15 +385,18 @@ fn climbed(solver: &mut Solver, pos: &Position, target: i64, nodes: u64) -> Opti
             return None;
         }
     }
-    let plain = SolveOptions::default()
-        .nodes((nodes / 16).max(1))
-        .tsume_answer(false);
-    match solver.solve(pos, &plain) {
-        Ok(r) if matches!(r.outcome, Outcome::Mate { .. }) => {}
-        _ => return None,
+    let bounded = SolveOptions::default().nodes((nodes / 16).max(1));
+    if !matches!(
+        solver.mated_within(pos, reach, &bounded),
+        Ok(Within::Mated { .. })
+    ) {
+        return None;
     }
     answer(solver, pos, (nodes / 8).max(1)).map(|(line, _)| line)
 }
+
+/// How much longer than the puzzle asked a mate the climb looks for.
+const CLIMB_REACH: u32 = 4;
 
 /// Random positions drawn before giving up on a candidate.
 const RANDOM_TRIES: usize = 30;
@@ -550,12 +561,13 @@ fn drawn_in(solver: &mut Solver, config: &Config, index: u64) -> Option<(Positio
         nodes: config.nodes,
     };
     let climb = climb_nodes(config);
+    let reach = n + CLIMB_REACH;
     {
         let mut current = None;
         for _ in 0..RANDOM_TRIES {
             let sketch = Sketch::random(&mut rng, n).with_rest_in_hand(config.defender_holds_rest);
             if let Some(pos) = sketch.position()
-                && let Some(line) = climbed(solver, &pos, 0, climb)
+                && let Some(line) = climbed(solver, &pos, 0, reach, climb)
             {
                 current = Some((sketch, pos, line));
                 break;
@@ -586,7 +598,7 @@ fn drawn_in(solver: &mut Solver, config: &Config, index: u64) -> Option<(Positio
                 continue;
             };
             let target = fitness(&pos, &line).min(i64::from(n));
-            if let Some(next_line) = climbed(solver, &next_pos, target, climb)
+            if let Some(next_line) = climbed(solver, &next_pos, target, reach, climb)
                 && fitness(&next_pos, &next_line) >= target
             {
                 (sketch, pos, line) = (next, next_pos, next_line);
