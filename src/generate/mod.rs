@@ -364,13 +364,13 @@ fn climb_nodes(config: &Config) -> u64 {
 /// found. Cheap questions first, as most changes of a position break its
 /// mate or shorten it: a mate within `target - 1` plies is too short, and
 /// a position not mated within `reach` plies, by a search within a
-/// sixteenth of the nodes, is dropped (bounded searches, cheap either
+/// sixty-fourth of the nodes, is dropped (bounded searches, cheap either
 /// way, where an unbounded one often runs to its limit on a position
 /// without a mate), before the exact length, which costs several times
 /// the proof, is asked within an eighth of them. Positions that need more
-/// are rarely the start of a short puzzle; the climb loses little by
-/// passing them over, and each search to the node limit costs as much as
-/// a dozen that settle.
+/// are rarely the start of a short puzzle: the climb passes over more
+/// candidates, each cheaper, and each search to the node limit costs as
+/// much as a dozen that settle.
 fn climbed(
     solver: &mut Solver,
     pos: &Position,
@@ -385,7 +385,7 @@ fn climbed(
             return None;
         }
     }
-    let bounded = SolveOptions::default().nodes((nodes / 16).max(1));
+    let bounded = SolveOptions::default().nodes((nodes / 64).max(1));
     if !matches!(
         solver.mated_within(pos, reach, &bounded),
         Ok(Within::Mated { .. })
