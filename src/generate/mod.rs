@@ -42,8 +42,9 @@
 //! above, each step takes back a defender's reply and the attacker's check
 //! before it ([`retract`]: captures, promotions and drops taken back too),
 //! in a random order, and keeps the first earlier position that is itself
-//! a puzzle of two plies more by the same rules (a bounded search first
-//! throws out, cheaply, those that let the king out or mate sooner). When
+//! a puzzle of two plies more by the same rules (bounded searches first
+//! throw out, cheaply, those whose check lets the king out and those that
+//! mate sooner). When
 //! no retraction of a step works, the step before tries its next one,
 //! within a budget of searches per candidate.
 //!
