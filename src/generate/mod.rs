@@ -42,26 +42,29 @@
 //! above, each step takes back a defender's reply and the attacker's check
 //! before it ([`retract`]: captures, promotions and drops taken back too),
 //! in a random order, and keeps the first earlier position that is itself
-//! a puzzle of two plies more by the same rules (a bounded search first
-//! throws out, cheaply, those that let the king out or mate sooner). When
+//! a puzzle of two plies more by the same rules (bounded searches first
+//! throw out, cheaply, those whose check lets the king out and those that
+//! mate sooner). When
 //! no retraction of a step works, the step before tries its next one,
 //! within a budget of searches per candidate.
 //!
-//! Candidates run in parallel; the puzzles are kept in the order of the
+//! Candidates run in parallel, each thread taking the next candidate as
+//! soon as it is free; the puzzles are kept in the order of the
 //! candidates' numbers, dropping positions seen before, so the result does
 //! not depend on the number of threads.
 
 pub mod games;
 pub mod retract;
 pub mod sketch;
+mod stream;
 pub mod tags;
 pub mod variety;
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use hashbrown::HashSet;
-use rayon::prelude::*;
 
 use crate::core::movegen::check_moves;
 use crate::core::{Color, Hand, Move, Position};
@@ -360,14 +363,22 @@ fn climb_nodes(config: &Config) -> u64 {
 /// The tsume answer of `pos` within `nodes` when its fitness may reach
 /// `target` (see [`fitness`]); `None` when it cannot, or the answer is not
 /// found. Cheap questions first, as most changes of a position break its
-/// mate or shorten it: a mate within `target - 1` plies is too short (a
-/// bounded search, cheap either way), and a position without a plain
-/// mate found within a sixteenth of the nodes is dropped before the exact
-/// length, which costs several times the proof, is asked within an eighth
-/// of them. Positions that need more are rarely the start of a short
-/// puzzle; the climb loses little by passing them over, and each search
-/// to the node limit costs as much as a dozen that settle.
-fn climbed(solver: &mut Solver, pos: &Position, target: i64, nodes: u64) -> Option<Vec<Move>> {
+/// mate or shorten it: a mate within `target - 1` plies is too short, and
+/// a position not mated within `reach` plies, by a search within a
+/// sixty-fourth of the nodes, is dropped (bounded searches, cheap either
+/// way, where an unbounded one often runs to its limit on a position
+/// without a mate), before the exact length, which costs several times
+/// the proof, is asked within an eighth of them. Positions that need more
+/// are rarely the start of a short puzzle: the climb passes over more
+/// candidates, each cheaper, and each search to the node limit costs as
+/// much as a dozen that settle.
+fn climbed(
+    solver: &mut Solver,
+    pos: &Position,
+    target: i64,
+    reach: u32,
+    nodes: u64,
+) -> Option<Vec<Move>> {
     if target >= 2 {
         let too_short = (target - 1) as u32;
         let bounded = SolveOptions::default().nodes(nodes);
@@ -375,15 +386,18 @@ fn climbed(solver: &mut Solver, pos: &Position, target: i64, nodes: u64) -> Opti
             return None;
         }
     }
-    let plain = SolveOptions::default()
-        .nodes((nodes / 16).max(1))
-        .tsume_answer(false);
-    match solver.solve(pos, &plain) {
-        Ok(r) if matches!(r.outcome, Outcome::Mate { .. }) => {}
-        _ => return None,
+    let bounded = SolveOptions::default().nodes((nodes / 64).max(1));
+    if !matches!(
+        solver.mated_within(pos, reach, &bounded),
+        Ok(Within::Mated { .. })
+    ) {
+        return None;
     }
     answer(solver, pos, (nodes / 8).max(1)).map(|(line, _)| line)
 }
+
+/// How much longer than the puzzle asked a mate the climb looks for.
+const CLIMB_REACH: u32 = 4;
 
 /// Random positions drawn before giving up on a candidate.
 const RANDOM_TRIES: usize = 30;
@@ -423,24 +437,25 @@ fn candidate(config: &Config, index: u64) -> Option<Puzzle> {
 /// ([`retract::retractions`], tried in a random order) that is a puzzle
 /// of two plies more by the same rules. Depth first: when no retraction of
 /// a step works, the step before tries its next one, within a budget.
+///
+/// The table is kept from the drawn puzzle to the last step: the mates
+/// searched run through the positions searched before.
 fn grown(config: &Config, index: u64) -> Option<Puzzle> {
     let n = config.plies;
-    let start = drawn(
-        &Config {
-            plies: GROW_FROM_PLIES,
-            ..*config
-        },
-        index,
-    )?;
     let mut rng = Rng::new(mix(mix(config.seed ^ 0x6a09_e667_f3bc_c908)
         ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
         ^ u64::from(n)));
     let mut budget = GROW_TRIES * ((n - GROW_FROM_PLIES) / 2) as usize;
     with_solver(|solver| {
-        let pos = grow(
+        let base = Config {
+            plies: GROW_FROM_PLIES,
+            ..*config
+        };
+        let (start, line) = drawn_in(solver, &base, index)?;
+        let (pos, line) = grow(
             solver,
             config,
-            start.position,
+            (start, line),
             GROW_FROM_PLIES,
             &mut rng,
             &mut budget,
@@ -451,21 +466,23 @@ fn grown(config: &Config, index: u64) -> Option<Puzzle> {
             pieces_left: false,
             nodes: config.nodes,
         };
-        finish(solver, pos, rules, index, config.seed)
+        Some(finished(solver, pos, line, rules, index, config.seed))
     })
 }
 
-/// One step of [`grown`]: `pos` is a puzzle of `plies`.
+/// One step of [`grown`]: `pos` is a puzzle of `plies` with the
+/// solution `line`; the puzzle of `config.plies` grown from it, and its
+/// solution.
 fn grow(
     solver: &mut Solver,
     config: &Config,
-    pos: Position,
+    (pos, line): (Position, Vec<Move>),
     plies: u32,
     rng: &mut Rng,
     budget: &mut usize,
-) -> Option<Position> {
+) -> Option<(Position, Vec<Move>)> {
     if plies >= config.plies {
-        return Some(pos);
+        return Some((pos, line));
     }
     let mut options = retract::retractions(&pos);
     if !config.defender_holds_rest {
@@ -483,16 +500,22 @@ fn grow(
     };
     let climb = climb_nodes(config);
     let bounded = SolveOptions::default().nodes(climb);
+    let replies = bounded.defender_to_move(true);
     for r in options {
         if *budget == 0 {
             return None;
         }
         *budget -= 1;
         // The table is kept from one retraction to the next: each one's
-        // mate runs through `pos`, proven already. A bounded search first: most retractions let the king out, or
-        // leave a shorter mate, and it says so cheaply.
-        let within = solver.mated_within(&r.position, plies + 2, &bounded);
-        if !matches!(within, Ok(Within::Mated { plies: p, .. }) if p == plies + 2) {
+        // mate runs through `pos`, proven already. A bounded search of the
+        // defender's replies to the retracted check first: most
+        // retractions let the king out, and one reply that escapes says
+        // so, where a search from the position before the check would
+        // also have to refute every other check. (A position whose mate
+        // starts with another check is passed over.)
+        let checked = r.position.after(r.check);
+        let within = solver.mated_within(&checked, plies + 1, &replies);
+        if !matches!(within, Ok(Within::Mated { .. })) {
             continue;
         }
         // Not mated sooner (bounded again, cheap): the length is exact
@@ -507,10 +530,10 @@ fn grow(
         if line.len() as u32 != plies + 2 || !final_hand(&r.position, &line).is_empty() {
             continue;
         }
-        if judge(solver, &r.position, rules).is_none() {
+        let Some(line) = judge(solver, &r.position, rules) else {
             continue;
-        }
-        if let Some(p) = grow(solver, config, r.position, plies + 2, rng, budget) {
+        };
+        if let Some(p) = grow(solver, config, (r.position, line), plies + 2, rng, budget) {
             return Some(p);
         }
     }
@@ -519,6 +542,15 @@ fn grow(
 
 /// A puzzle from a random position changed one piece at a time.
 fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
+    with_solver(|solver| {
+        let (pos, line) = drawn_in(solver, config, index)?;
+        Some(puzzle(solver, pos, line, config.nodes, index, config.seed))
+    })
+}
+
+/// The position and solution of [`drawn`], with the pieces it does not
+/// need taken off.
+fn drawn_in(solver: &mut Solver, config: &Config, index: u64) -> Option<(Position, Vec<Move>)> {
     let n = config.plies;
     let mut rng = Rng::new(mix(mix(config.seed)
         ^ index.wrapping_mul(0x2545_f491_4f6c_dd1d)
@@ -530,12 +562,13 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
         nodes: config.nodes,
     };
     let climb = climb_nodes(config);
-    with_solver(|solver| {
+    let reach = n + CLIMB_REACH;
+    {
         let mut current = None;
         for _ in 0..RANDOM_TRIES {
             let sketch = Sketch::random(&mut rng, n).with_rest_in_hand(config.defender_holds_rest);
             if let Some(pos) = sketch.position()
-                && let Some(line) = climbed(solver, &pos, 0, climb)
+                && let Some(line) = climbed(solver, &pos, 0, reach, climb)
             {
                 current = Some((sketch, pos, line));
                 break;
@@ -556,9 +589,9 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
                 let hand_as_asked = config.defender_holds_rest || sub.hand(Color::White).is_empty();
                 if hand_as_asked
                     && final_hand(&sub, &line[cut..]).is_empty()
-                    && let Some(p) = finish(solver, sub, rules, index, config.seed)
+                    && let Some(l) = judge(solver, &sub, rules)
                 {
-                    return Some(p);
+                    return Some(minimal(solver, sub, l, rules));
                 }
             }
             let next = sketch.mutate(&mut rng);
@@ -566,18 +599,19 @@ fn drawn(config: &Config, index: u64) -> Option<Puzzle> {
                 continue;
             };
             let target = fitness(&pos, &line).min(i64::from(n));
-            if let Some(next_line) = climbed(solver, &next_pos, target, climb)
+            if let Some(next_line) = climbed(solver, &next_pos, target, reach, climb)
                 && fitness(&next_pos, &next_line) >= target
             {
                 (sketch, pos, line) = (next, next_pos, next_line);
             }
         }
         None
-    })
+    }
 }
 
 /// The puzzle at `pos` if it is one, with the pieces it does not need
 /// taken off.
+#[cfg(test)]
 fn finish(
     solver: &mut Solver,
     pos: Position,
@@ -585,8 +619,70 @@ fn finish(
     index: u64,
     seed: u64,
 ) -> Option<Puzzle> {
-    let mut line = judge(solver, &pos, rules)?;
-    let mut pos = pos;
+    let line = judge(solver, &pos, rules)?;
+    Some(finished(solver, pos, line, rules, index, seed))
+}
+
+/// The puzzle `pos` (by `rules`, with the solution `line`), with the
+/// pieces it does not need taken off.
+fn finished(
+    solver: &mut Solver,
+    pos: Position,
+    line: Vec<Move>,
+    rules: PuzzleRules,
+    index: u64,
+    seed: u64,
+) -> Puzzle {
+    let (pos, line) = minimal(solver, pos, line, rules);
+    puzzle(solver, pos, line, rules.nodes, index, seed)
+}
+
+/// The generated puzzle `pos` with the solution `line`, its difficulty
+/// measured.
+fn puzzle(
+    solver: &mut Solver,
+    pos: Position,
+    line: Vec<Move>,
+    nodes: u64,
+    index: u64,
+    seed: u64,
+) -> Puzzle {
+    let nodes = fresh_nodes(solver, &pos, nodes);
+    Puzzle::new(pos, line, nodes, Origin::Generated { seed, index })
+}
+
+/// Whether `pos` may be a puzzle by `rules` as far as bounded searches
+/// tell, within a tenth of the nodes: mated within `rules.max` plies, and
+/// not within `rules.min - 2`. A no is proven (the exact answer could not
+/// have an allowed length), so [`judge`] would say no too; a yes is for it
+/// to confirm. Cheap either way, where the exact answer of a position
+/// without a mate can take all the nodes.
+fn may_be_puzzle(solver: &mut Solver, pos: &Position, rules: PuzzleRules) -> bool {
+    let bounded = SolveOptions::default().nodes((rules.nodes / 10).max(1));
+    match solver.mated_within(pos, rules.max, &bounded) {
+        Ok(Within::NotMated { .. }) => return false,
+        Ok(Within::Mated { plies, .. }) if plies < rules.min => return false,
+        _ => {}
+    }
+    rules.min < 3
+        || !matches!(
+            solver.mated_within(pos, rules.min - 2, &bounded),
+            Ok(Within::Mated { .. })
+        )
+}
+
+/// The puzzle `pos` (by `rules`, with the solution `line`) with the
+/// pieces it does not need taken off: each piece in turn stays off when
+/// the position without it is still a puzzle by `rules`. Most pieces are
+/// needed, and the position without one has no mate or a shorter one:
+/// [`may_be_puzzle`] says so before the judgement.
+fn minimal(
+    solver: &mut Solver,
+    pos: Position,
+    line: Vec<Move>,
+    rules: PuzzleRules,
+) -> (Position, Vec<Move>) {
+    let (mut pos, mut line) = (pos, line);
     if let Some(mut sketch) = Sketch::from_position(&pos) {
         for sq in sketch.piece_squares() {
             let Some(smaller) = sketch.without(sq) else {
@@ -595,18 +691,14 @@ fn finish(
             let Some(p) = smaller.position() else {
                 continue;
             };
-            if let Some(l) = judge(solver, &p, rules) {
+            if may_be_puzzle(solver, &p, rules)
+                && let Some(l) = judge(solver, &p, rules)
+            {
                 (sketch, pos, line) = (smaller, p, l);
             }
         }
     }
-    let nodes = fresh_nodes(solver, &pos, rules.nodes);
-    Some(Puzzle::new(
-        pos,
-        line,
-        nodes,
-        Origin::Generated { seed, index },
-    ))
+    (pos, line)
 }
 
 /// Checks a configuration.
@@ -634,15 +726,44 @@ fn pool(jobs: usize) -> Result<rayon::ThreadPool, ConfigError> {
         .map_err(|e| ConfigError::Threads(e.to_string()))
 }
 
+/// How far the workers run ahead of the first candidate not yet taken,
+/// per thread: far enough that one slow candidate does not leave the
+/// other threads waiting, near enough that little is thrown away when
+/// the caller stops.
+const WINDOW_PER_JOB: u64 = 16;
+
+/// The candidates of a configuration, for the [`stream`] workers.
+struct Candidates(Config);
+
+impl stream::Work for Candidates {
+    type Output = Option<Puzzle>;
+
+    fn run(&self, index: u64) -> Option<Puzzle> {
+        candidate(&self.0, index)
+    }
+
+    fn stop_flag(&self) -> Arc<AtomicBool> {
+        SOLVER.with(|cell| {
+            cell.borrow_mut()
+                .get_or_insert_with(|| Solver::new(SOLVER_MB))
+                .stop_flag()
+        })
+    }
+}
+
 /// The puzzles of a configuration, in order, without end (unless
 /// [`Config::max_candidates`] is set): take as many as needed. A position
 /// and its left-right mirror count as one: the second is dropped, as are
 /// positions [`exclude`](Generator::exclude)d.
+///
+/// The candidates run on [`Config::jobs`] threads, started at the first
+/// puzzle asked for; each thread takes the next candidate as soon as it
+/// is done with one, within a window ahead of the puzzles handed out.
+/// The puzzles come out in the order of the candidates' numbers, so they
+/// are the same for any number of threads. Dropping the generator stops
+/// the candidates still running.
 pub struct Generator {
-    config: Config,
-    pool: rayon::ThreadPool,
-    next: u64,
-    ready: VecDeque<Puzzle>,
+    stream: stream::Stream<Candidates>,
     seen: HashSet<u64>,
 }
 
@@ -650,18 +771,18 @@ impl Generator {
     /// A generator, or why the configuration cannot run.
     pub fn new(config: Config) -> Result<Generator, ConfigError> {
         check_config(&config)?;
+        let limit = config.max_candidates.unwrap_or(u64::MAX);
+        let window = WINDOW_PER_JOB.saturating_mul(config.jobs as u64);
         Ok(Generator {
-            pool: pool(config.jobs)?,
-            config,
-            next: 0,
-            ready: VecDeque::new(),
+            stream: stream::Stream::new(Candidates(config), config.jobs, window, limit),
             seen: HashSet::new(),
         })
     }
 
-    /// How many candidates have been tried so far.
+    /// How many candidates have been tried so far (those whose puzzle, or
+    /// lack of one, was looked at; not those run ahead).
     pub fn candidates(&self) -> u64 {
-        self.next
+        self.stream.handed_out()
     }
 
     /// Leaves out `pos` and its mirror image (puzzles of a set made
@@ -676,29 +797,11 @@ impl Iterator for Generator {
 
     fn next(&mut self) -> Option<Puzzle> {
         loop {
-            if let Some(p) = self.ready.pop_front() {
+            let Some(p) = self.stream.next()? else {
+                continue;
+            };
+            if self.seen.insert(variety::canonical_key(&p.position)) {
                 return Some(p);
-            }
-            let limit = self.config.max_candidates.unwrap_or(u64::MAX);
-            if self.next >= limit {
-                return None;
-            }
-            // A batch of candidates, a few per thread; the batch size does
-            // not change which puzzles come out, only how many are
-            // computed ahead.
-            let end = limit.min(self.next + 2 * self.config.jobs as u64);
-            let config = self.config;
-            let found: Vec<Option<Puzzle>> = self.pool.install(|| {
-                (self.next..end)
-                    .into_par_iter()
-                    .map(|i| candidate(&config, i))
-                    .collect()
-            });
-            self.next = end;
-            for p in found.into_iter().flatten() {
-                if self.seen.insert(variety::canonical_key(&p.position)) {
-                    self.ready.push_back(p);
-                }
             }
         }
     }
