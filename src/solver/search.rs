@@ -132,6 +132,12 @@ impl Search<'_> {
                 // `uncap_nodes`: no budget of a nested search takes it
                 // for its own).
                 self.aborted = Some(Limit::Nodes);
+            } else if self.helper == 0 && self.crew.is_some() && self.nodes & 0xffff == 0 {
+                // A shared table grows as the main thread sees it fill.
+                let (stop, deadline) = (self.stop, self.deadline);
+                self.table.grow_if_seen_half_full(|| {
+                    stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+                });
             }
         }
     }

@@ -19,7 +19,10 @@
 //! rejects such a read as an empty slot. Two stores into one cluster at
 //! once may lose one of them, or keep two entries of one hand: every
 //! entry is a fact found by some search (or an estimate), so that costs
-//! work again, never a wrong result. A shared table does not grow.
+//! work again, never a wrong result. A shared table grows as one thread
+//! finds it half full by a sample (see [`Table::grow_if_seen_half_full`]),
+//! while the others go on: an entry stored meanwhile where it no longer
+//! belongs is lost, never misread.
 //!
 //! The table grows: it starts small ([`INITIAL_BYTES`], or the whole
 //! budget when that is less) and doubles, within the memory budget, each
@@ -354,25 +357,35 @@ impl Table {
     }
 
     /// Readies the table for several threads searching over it at once,
-    /// until the next [`clear`](Self::clear): it takes its whole budget
-    /// now (it cannot grow while searched), and reads check each entry's
-    /// checksum. A table for one thread stays as it is.
+    /// until the next [`clear`](Self::clear): reads check each entry's
+    /// checksum, and the table grows only by
+    /// [`grow_if_seen_half_full`](Self::grow_if_seen_half_full). A table
+    /// for one thread stays as it is.
     pub fn share(&mut self, threads: usize) {
-        if threads <= 1 || self.shared {
-            return;
+        if threads > 1 {
+            self.shared = true;
         }
-        if *self.filled.get_mut() == 0 {
-            // Nothing lives in the table: the whole budget at once, its
-            // pages made resident as the threads reach them.
-            *self.mask.get_mut() = self.clusters.len() - 1;
-            let touched = self.touched.get_mut();
-            *touched = self.clusters.len();
-        } else {
-            // The entries of this generation go where the full size puts
-            // them.
-            while self.grow(|| false) {}
-        }
-        self.shared = true;
+    }
+
+    /// For a shared table, asked by one thread now and then: doubles the
+    /// clusters in use when a sample of them is half full (the stores of
+    /// several threads are not counted), as
+    /// [`grow_if_half_full`](Self::grow_if_half_full) does for one thread.
+    pub fn grow_if_seen_half_full(&self, interrupted: impl FnMut() -> bool) -> bool {
+        self.shared
+            && self.mask() + 1 < self.clusters.len()
+            && self.sampled_fill() >= 500
+            && self.grow(interrupted)
+    }
+
+    /// Permille of live slots among the first thousand clusters in use.
+    fn sampled_fill(&self) -> u32 {
+        let n = (self.mask() + 1).min(1000);
+        let used: usize = self.clusters[..n]
+            .iter()
+            .map(|c| c.iter().filter(|s| self.live(&load(s))).count())
+            .sum();
+        (used * 1000 / (n * CLUSTER)) as u32
     }
 
     #[inline(always)]
@@ -426,11 +439,12 @@ impl Table {
     }
 
     /// Doubles the clusters in use (see
-    /// [`grow_if_half_full`](Self::grow_if_half_full)); never while shared.
+    /// [`grow_if_half_full`](Self::grow_if_half_full)). While shared, one
+    /// thread at a time (see [`grow_if_seen_half_full`](Self::grow_if_seen_half_full)).
     #[cold]
     fn grow(&self, mut interrupted: impl FnMut() -> bool) -> bool {
         let used = self.mask() + 1;
-        if self.shared || used == self.clusters.len() {
+        if used == self.clusters.len() {
             return false;
         }
         let mask = used * 2 - 1;
@@ -460,7 +474,9 @@ impl Table {
                 }
             }
         }
-        self.filled.store(self.filled.load(Relaxed) - lost, Relaxed);
+        if !self.shared {
+            self.filled.store(self.filled.load(Relaxed) - lost, Relaxed);
+        }
         self.mask.store(mask, Relaxed);
         self.touched
             .store(self.touched.load(Relaxed).max(mask + 1), Relaxed);
@@ -926,21 +942,31 @@ mod shared_tests {
     }
 
     #[test]
-    fn a_shared_table_keeps_its_entries_and_never_grows() {
+    fn a_shared_table_grows_when_seen_half_full_and_keeps_its_entries() {
+        let cluster = std::mem::size_of::<Cluster>();
         let mut t = Table::with_clusters(4, 64);
-        let key = 12345 << 8;
+        let key = 12345;
         t.store(key, Hand::EMPTY, consistent(key, 3), 1);
         t.share(2);
-        // Moved where the whole budget puts it.
-        assert_eq!(t.bytes(), 64 * std::mem::size_of::<Cluster>());
-        assert_eq!(t.probe(key, Hand::EMPTY).map(|p| p.pn), Some(3));
-        for k in 0..4096u64 {
-            t.store(k << 8, Hand::EMPTY, consistent(k << 8, 5), 1);
+        assert_eq!(t.bytes(), 4 * cluster);
+        // Stores never grow a shared table; the sample does, when asked.
+        for k in 0..16u64 {
+            t.store(k, Hand::EMPTY, consistent(k, 5), 1);
             assert!(!t.grow_if_half_full(|| false));
         }
+        assert!(t.grow_if_seen_half_full(|| false));
+        assert_eq!(t.bytes(), 8 * cluster);
+        assert!(!t.grow_if_seen_half_full(|| false), "a quarter full now");
+        assert_eq!(t.probe(key, Hand::EMPTY).map(|p| p.pn), Some(3));
+        assert_eq!(
+            (0..16)
+                .filter(|&k| t.probe(k, Hand::EMPTY).is_some())
+                .count(),
+            16
+        );
         // Cleared: one thread again, small again.
         t.clear();
-        assert_eq!(t.bytes(), 4 * std::mem::size_of::<Cluster>());
+        assert_eq!(t.bytes(), 4 * cluster);
         assert!(t.probe(key, Hand::EMPTY).is_none());
     }
 }
