@@ -162,6 +162,7 @@ fn handshake_and_a_mate_from_a_position_with_moves() {
     );
     for option in [
         "option name USI_Hash type spin default 256 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max 256",
         "option name USI_Ponder type check default false",
         "option name MateNodes type spin default 0 min 0 max 2000000000",
         "option name ShortestAnswer type check default true",
@@ -175,7 +176,7 @@ fn handshake_and_a_mate_from_a_position_with_moves() {
             .iter()
             .filter(|l| l.starts_with("option name "))
             .count(),
-        6,
+        7,
         "{hello:?}"
     );
     e.send("isready");
@@ -435,6 +436,28 @@ fn the_rule_for_useless_drops_is_an_option() {
     e.send(&format!("position sfen {pos}"));
     e.send("go mate 10000");
     assert_eq!(e.answer(SEC * 10).0, "checkmate L*1c");
+}
+
+/// `Threads`: several threads search each position; the answer is the
+/// one thread's, and `stop` ends them all.
+#[test]
+fn threads_is_an_option() {
+    let mut e = Engine::start(&["usi"]);
+    e.send("setoption name Threads value 3");
+    e.send(&format!("position sfen {FIVE}"));
+    e.send("go mate 10000");
+    let (answer, _) = e.answer(SEC * 10);
+    assert!(answer.starts_with("checkmate G*5a"), "{answer}");
+    e.send(&format!("position sfen {LONG}"));
+    e.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("stop");
+    let (answer, _) = e.answer(SEC * 2);
+    assert_eq!(answer, "checkmate timeout");
+    assert!(asked.elapsed() < SEC, "stop took {:?}", asked.elapsed());
+    e.send("quit");
+    assert!(e.exit_within(SEC * 2).success());
 }
 
 /// By default the engine counts every interposition, as GUIs and other

@@ -282,8 +282,10 @@ mod tests {
         assert!(matches!(e, OptionError::NotABool { .. }), "{e}");
         let e = o.set("MateNodes", None).unwrap_err();
         assert_eq!(e, OptionError::MissingValue { name: "MateNodes" });
-        let e = o.set("Threads", Some("4")).unwrap_err();
-        assert_eq!(e, OptionError::Unknown("Threads".to_string()));
+        let e = o.set("Threads", Some("0")).unwrap_err();
+        assert!(matches!(e, OptionError::OutOfRange { value: 0, .. }), "{e}");
+        let e = o.set("Hash", Some("4")).unwrap_err();
+        assert_eq!(e, OptionError::Unknown("Hash".to_string()));
         assert_eq!(o, before);
     }
 
