@@ -418,24 +418,17 @@ impl Solver {
         deadline: Option<Instant>,
     ) -> Search<'_> {
         self.progress.nodes.store(0, Ordering::Relaxed);
-        Search {
-            table: &mut self.table,
-            reps: &mut self.reps,
+        let mut search = Search::new(
+            &self.table,
+            &mut self.reps,
+            &self.stop,
+            &self.progress,
             attacker,
             base_salt,
-            nodes: 0,
-            node_limit,
-            deadline,
-            stop: &self.stop,
-            progress: &self.progress,
-            aborted: None,
-            depth_cut: false,
-            unused_tests: Default::default(),
-            stats: Default::default(),
-            crew: None,
-            helper: 0,
-            reported: 0,
-        }
+        );
+        search.node_limit = node_limit;
+        search.deadline = deadline;
+        search
     }
 
     /// Whether the defender's move `m` at `pos` is a useless interposition
@@ -562,24 +555,17 @@ impl Solver {
         self.progress.nodes.store(0, Ordering::Relaxed);
         let crew = (threads > 1).then(|| parallel::Crew::new(node_limit));
         let table = &self.table;
-        let search = Search {
+        let mut search = Search::new(
             table,
-            reps: &mut self.reps,
+            &mut self.reps,
+            &self.stop,
+            &self.progress,
             attacker,
-            base_salt: out_of_play_salt(pos),
-            nodes: 0,
-            node_limit,
-            deadline,
-            stop: &self.stop,
-            progress: &self.progress,
-            aborted: None,
-            depth_cut: false,
-            unused_tests: Default::default(),
-            stats: Default::default(),
-            crew: crew.as_ref(),
-            helper: 0,
-            reported: 0,
-        };
+            out_of_play_salt(pos),
+        );
+        search.node_limit = node_limit;
+        search.deadline = deadline;
+        search.crew = crew.as_ref();
         std::thread::scope(|scope| {
             if let Some(crew) = &crew {
                 for i in 1..threads {

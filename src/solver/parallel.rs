@@ -146,24 +146,16 @@ pub(crate) fn helper(table: &Table, crew: &Crew, index: u64) {
             reps.push(board, hand);
         }
         let mut pos = job.pos.clone();
-        let mut search = Search {
+        let mut search = Search::new(
             table,
-            reps: &mut reps,
-            attacker: job.attacker,
-            base_salt: job.base_salt,
-            nodes: 0,
-            node_limit: u64::MAX,
-            deadline: None,
-            stop: &job.stop,
-            progress: &progress,
-            aborted: None,
-            depth_cut: false,
-            unused_tests: Default::default(),
-            stats: Default::default(),
-            crew: Some(crew),
-            helper: index,
-            reported: 0,
-        };
+            &mut reps,
+            &job.stop,
+            &progress,
+            job.attacker,
+            job.base_salt,
+        );
+        search.crew = Some(crew);
+        search.helper = index;
         // With infinite thresholds a search returns solved or stopped.
         search.mid(job.mode, &mut pos, job.path, INF, INF, job.ply);
         crew.nodes

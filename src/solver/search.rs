@@ -80,9 +80,11 @@ pub(crate) struct Search<'a> {
     /// 0 for the main thread; a helper's number otherwise (its children
     /// are taken in an order of its own).
     pub helper: u64,
-    /// A helper's nodes already added to the crew's count; on the main
-    /// thread, whether a root search is posted to the crew now.
+    /// A helper's nodes already added to the crew's count.
     pub reported: u64,
+    /// On the main thread, whether a root search is posted to the crew
+    /// now (the searches nested in it are not posted again).
+    pub posted: bool,
 }
 
 /// Counters for tuning.
@@ -98,7 +100,38 @@ pub struct Stats {
     pub nested_nodes: u64,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// A search over `table` with its own path `reps`, stopped by `stop`,
+    /// publishing to `progress`: no limit, no crew (the caller sets them).
+    pub(crate) fn new(
+        table: &'a Table,
+        reps: &'a mut Repetitions,
+        stop: &'a AtomicBool,
+        progress: &'a super::SearchProgress,
+        attacker: Color,
+        base_salt: u64,
+    ) -> Search<'a> {
+        Search {
+            table,
+            reps,
+            attacker,
+            base_salt,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop,
+            progress,
+            aborted: None,
+            depth_cut: false,
+            unused_tests: Default::default(),
+            stats: Default::default(),
+            crew: None,
+            helper: 0,
+            reported: 0,
+            posted: false,
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn attacker_hand(&self, pos: &Position) -> Hand {
         pos.hand(self.attacker)
@@ -287,7 +320,7 @@ impl Search<'_> {
     /// to the helpers while it runs, when there are and no other root
     /// search is posted by this one.
     pub(crate) fn root_mid(&mut self, pos: &mut Position, at: At) -> NodeResult {
-        let post = self.helper == 0 && self.reported == 0 && self.crew.is_some();
+        let post = self.helper == 0 && !self.posted && self.crew.is_some();
         if let (true, Some(crew)) = (post, self.crew) {
             crew.post(std::sync::Arc::new(Job {
                 mode: at.mode,
@@ -299,12 +332,12 @@ impl Search<'_> {
                 base_salt: self.base_salt,
                 stop: AtomicBool::new(false),
             }));
-            self.reported = 1;
+            self.posted = true;
         }
         let r = self.mid(at.mode, pos, at.path, INF, INF, at.ply);
         if let (true, Some(crew)) = (post, self.crew) {
             crew.withdraw();
-            self.reported = 0;
+            self.posted = false;
         }
         r
     }
