@@ -25,12 +25,11 @@ output. A summary goes to stderr. Exit code 0, or 1 when a shard failed
 
 import argparse
 import json
-import logging
 import sys
 
-from dask.distributed import Client, LocalCluster, as_completed
+from dask.distributed import as_completed
 
-from solve_distributed import keyword_arguments
+from solve_distributed import connect, disconnect, keyword_arguments
 
 SHARD_BITS = 20
 
@@ -144,14 +143,7 @@ def main():
     except ValueError as e:
         parser.error(str(e))
 
-    if args.scheduler:
-        cluster = None
-        client = Client(args.scheduler)
-    else:
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                               processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        client = Client(cluster)
+    client, cluster = connect(args.scheduler, args.workers)
     try:
         futures = {}
         for index in range(args.shards):
@@ -163,9 +155,7 @@ def main():
         for future in as_completed(futures):
             outputs[futures[future]] = future.result()
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        disconnect(client, cluster)
     merged = merge(outputs)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:

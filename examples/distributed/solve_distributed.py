@@ -45,6 +45,24 @@ def solve_shard(options, start_line, data):
     return lines, any(r.result == "error" for r in results)
 
 
+def connect(scheduler, workers):
+    """A client of the scheduler at `scheduler`, or of a local cluster of
+    `workers` processes when it is None; and that cluster."""
+    if scheduler:
+        return Client(scheduler), None
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                           processes=True, dashboard_address=None,
+                           silence_logs=logging.ERROR)
+    return Client(cluster), cluster
+
+
+def disconnect(client, cluster):
+    """Closes what `connect` opened."""
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
 def keyword_arguments(words):
     """`name=value` words as keyword arguments: the value a Python literal
     (64, 0.5, True) or else the text itself (piece-unused)."""
@@ -98,14 +116,7 @@ def main():
     except ValueError as e:
         parser.error(str(e))
 
-    if args.scheduler:
-        cluster = None
-        client = Client(args.scheduler)
-    else:
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                               processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        client = Client(cluster)
+    client, cluster = connect(args.scheduler, args.workers)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     counts = {}
     bad_rows = False
@@ -134,9 +145,7 @@ def main():
     finally:
         if out is not sys.stdout:
             out.close()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        disconnect(client, cluster)
     print(f"summary: solved {counts.get('mate', 0)}, "
           f"no mate {counts.get('nomate', 0)}, "
           f"unknown {counts.get('unknown', 0)}, "
