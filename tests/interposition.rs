@@ -288,6 +288,85 @@ fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
     assert!(decides > 0, "{decides}");
 }
 
+/// 定義1 (`UselessRule::CheckerCaptures`: the checker captures, and the
+/// attacker mates at all without the piece) against the exhaustive search
+/// by that rule, on the short problems of three sets, within 1, 3 and 5
+/// plies: a drop the solver leaves out is useless by the stated rule, and
+/// one it counts is not. The rule decides some bounds the default rule
+/// does not mate; every interposition counted, nothing mates that it does
+/// not.
+#[test]
+fn by_the_checker_captures_rule_the_search_agrees_with_the_exhaustive_one() {
+    use tsume::solver::exhaustive::tsume_mates_within_by;
+    use tsume::solver::interposition::UselessRule;
+    let limits = SolveOptions::default().nodes(2_000_000);
+    let by_checker = limits.useless_rule(UselessRule::CheckerCaptures);
+    let plain = limits.useless_rule(UselessRule::Never);
+    let (mut compared, mut looser) = (0, 0);
+    for pos in short_problems(400) {
+        let mut solver = Solver::new(16);
+        for plies in [1, 3, 5] {
+            let Some(expected) =
+                tsume_mates_within_by(&pos, plies, UselessRule::CheckerCaptures, 300_000)
+            else {
+                continue;
+            };
+            let mated = |w: Within| match w {
+                Within::Mated { plies: p, .. } => {
+                    assert!(p <= plies, "{}: {p} > {plies}", pos);
+                    true
+                }
+                Within::NotMated { .. } => false,
+                Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
+            };
+            let got = mated(solver.mated_within(&pos, plies, &by_checker).unwrap());
+            assert_eq!(got, expected, "{} within {plies}", pos);
+            compared += 1;
+            let ours = mated(solver.mated_within(&pos, plies, &limits).unwrap());
+            let every = mated(solver.mated_within(&pos, plies, &plain).unwrap());
+            assert!(got || !every, "{}: within {plies}", pos);
+            looser += usize::from(got && !ours);
+        }
+    }
+    assert!(compared > 1300, "{compared}");
+    assert!(looser > 0, "{looser}");
+}
+
+/// Clauses 3'' and 4'' of 定義1 (`UselessRule::CheckerCaptures`), each on
+/// a position where it decides, with the exhaustive search by that rule.
+/// After L*1c the only defences are drops on 1b; the checking lance takes
+/// the piece and, set aside, the position is mated (within the rule's 16
+/// plies): useless, L*1c mates at once (the default rule counts the drop:
+/// its set-aside mate does not fit in a base of 0).
+/// After L*2e a drop on 2d is taken by the lance (the checker) or by the
+/// horse; only the lance's capture is looked at, and with the piece set
+/// aside no mate follows (within the rule's 16 plies), so the drop counts
+/// and the answer is the 7 plies of counting every interposition, where
+/// the looser `piece-unused` (any capture, the piece unused) gives 3. (The
+/// exhaustive search cannot decide this one in reasonable time.)
+#[test]
+fn by_the_checker_captures_rule_only_the_checker_takes() {
+    use tsume::solver::exhaustive::tsume_mates_within_by;
+    use tsume::solver::interposition::UselessRule;
+    let rule = UselessRule::CheckerCaptures;
+    let limits = SolveOptions::default().useless_rule(rule);
+    let solve = |sfen: &str| {
+        let pos: Position = sfen.parse().unwrap();
+        let r = Solver::new(64).solve(&pos, &limits).unwrap();
+        let Outcome::Mate { moves } = r.outcome else {
+            panic!("{sfen}: {:?}", r.outcome);
+        };
+        assert!(r.exact, "{sfen}");
+        (pos, moves.iter().map(|m| m.to_string()).collect::<Vec<_>>())
+    };
+    let (pos, line) = solve("8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1");
+    assert_eq!(line, ["L*1c"]);
+    assert_eq!(tsume_mates_within_by(&pos, 1, rule, 1_000_000), Some(true));
+    let (_, line) = solve("9/9/7kB/9/5l3/5+BL2/9/9/9 b L2r4g4s4nl18p 1");
+    assert_eq!(line.len(), 7, "{line:?}");
+    assert_eq!(line[1], "L*2d", "{line:?}");
+}
+
 /// Clauses 2' and 4' of the looser rule (`UselessRule::PieceUnused`): the
 /// other defences play no part, only whether the captured piece is used.
 /// After L*2e the drops on 2d, captured and set aside, leave mates longer

@@ -13,7 +13,9 @@
 use crate::core::movegen::{MoveList, generate_checks};
 use crate::core::{Hand, Move, Position, Square};
 
-use super::interposition::{UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside};
+use super::interposition::{
+    CHECKER_CAPTURE_HORIZON, Ignored, UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside,
+};
 use super::mode::{Counting, MAX_PLY, Mode};
 use super::node::{DEPTH_ANY, Node, NodeResult};
 use super::repetition::{NO_LOOP, extend_path};
@@ -57,6 +59,11 @@ pub(crate) const USELESS_TEST_SHARE: u64 = 4;
 /// after a capture with the piece set aside, and with it in hand.
 const SET_ASIDE_TAG: u64 = 0x5e7a_51de;
 const WITH_PIECE_TAG: u64 = 0x0b5e_55ed;
+/// The path-hash tag of the set-aside search of [`UselessRule::CheckerCaptures`]
+/// (its bound is not the base's).
+const CHECKER_SET_ASIDE_TAG: u64 = 0x0c4e_c6e2;
+/// The same with no interposition counted (its quick disproof).
+const CHECKER_LOOSEST_TAG: u64 = 0x1005_e575;
 
 /// Nodes of the plain search that starts the test of a drop by
 /// [`UselessRule::PieceUnused`] (see [`Search::unused_piece_interposition`]).
@@ -151,16 +158,36 @@ impl Search<'_> {
             } else {
                 0
             };
-            let base = self.drop_base(pos, at, node, below);
+            // By 定義1 the other defences play no part: no base.
+            let rule = at.mode.counting.rule();
+            let by_checker = rule == Some(UselessRule::CheckerCaptures);
+            let checker = pos.checkers().lsb();
+            let base = if by_checker {
+                DropBase::Less
+            } else {
+                self.drop_base(pos, at, node, below)
+            };
             if base != DropBase::CutShort {
                 let undo = pos.do_move(m);
                 let mut found = match base {
                     DropBase::Exact(base) => self.useless_interposition(pos, at, m.to(), base),
                     DropBase::Less | DropBase::CutShort => None,
                 };
+                if by_checker
+                    && self.aborted.is_none()
+                    && let Some(checker) = checker
+                {
+                    found = self.captured_by_checker_interposition(
+                        pos,
+                        at,
+                        checker,
+                        m.to(),
+                        CHECKER_CAPTURE_HORIZON,
+                    );
+                }
                 if found.is_none()
                     && failed
-                    && at.mode.counting.rule() == Some(UselessRule::PieceUnused)
+                    && rule == Some(UselessRule::PieceUnused)
                     && self.aborted.is_none()
                 {
                     let left = at.remaining();
@@ -355,6 +382,60 @@ impl Search<'_> {
             let r = self.nested_within(&mut q0, at, remaining, SET_ASIDE_TAG);
             if r.pn == 0 && r.len as u32 <= remaining {
                 return Some(useless_result(r.hand, r.len));
+            }
+            if self.aborted.is_some() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Under [`UselessRule::CheckerCaptures`] (定義1): whether the drop
+    /// interposition just played on `sq` (the defender's move from the
+    /// node placed at `at`, checked by the piece on `checker`; `pos` is
+    /// the attacker to move) is useless: some capture of it by the checker
+    /// leaves, with the piece set aside, a position mated within `upto`
+    /// plies (the rule's horizon). `Some` with a result that adds nothing
+    /// to the node's length when it is: the verdict holds whatever the
+    /// bound, and the line ends at the drop.
+    pub(crate) fn captured_by_checker_interposition(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        checker: Square,
+        sq: Square,
+        upto: u32,
+    ) -> Option<NodeResult> {
+        let kind = pos.piece_at(sq)?.kind();
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        for &x in checks
+            .iter()
+            .filter(|x| x.to() == sq && x.from() == Some(checker))
+        {
+            let undo = pos.do_move(x);
+            let mut q0 = set_aside(pos, kind);
+            pos.undo_move(x, undo);
+            // With no interposition at all the attacker mates at least as
+            // soon (the defender has fewer defences): no mate that way,
+            // none by the rule, for a fraction of the nodes.
+            let loosest = At {
+                mode: Mode {
+                    counting: Counting::Ignoring(Ignored::All),
+                    ..at.mode
+                },
+                ..at
+            };
+            let r = self.nested_within(&mut q0, loosest, upto, CHECKER_LOOSEST_TAG);
+            if self.aborted.is_some() {
+                return None;
+            }
+            if r.dn == 0 {
+                continue;
+            }
+            let r = self.nested_within(&mut q0, at, upto, CHECKER_SET_ASIDE_TAG);
+            if r.pn == 0 && r.len as u32 <= upto {
+                return Some(useless_result(r.hand, 0));
             }
             if self.aborted.is_some() {
                 return None;

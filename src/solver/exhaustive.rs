@@ -9,7 +9,9 @@
 //! assert_eq!(shortest_mate(&pos, 5), Some(1));
 //! ```
 
-use super::interposition::{DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside};
+use super::interposition::{
+    CHECKER_CAPTURE_HORIZON, DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside,
+};
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position, Square};
 
@@ -251,8 +253,21 @@ impl TsumeWalk {
             }
         }
         let mut base: Option<u32> = None;
+        let checker = pos.checkers().lsb();
         for &m in evasions.iter().filter(|&&m| drops.contains(m)) {
             if plies > 0 && self.child_or(pos, m, plies - 1, nest) {
+                continue;
+            }
+            if self.rule == UselessRule::CheckerCaptures {
+                // 定義1: no base; the checker's captures alone.
+                let undo = pos.do_move(m);
+                let useless = checker.is_some_and(|c| {
+                    self.captured_by_checker(pos, c, m.to(), CHECKER_CAPTURE_HORIZON, nest)
+                });
+                pos.undo_move(m, undo);
+                if !useless {
+                    return false;
+                }
                 continue;
             }
             let b = match base {
@@ -321,6 +336,40 @@ impl TsumeWalk {
                     return true;
                 }
                 break;
+            }
+        }
+        false
+    }
+
+    /// Under [`UselessRule::CheckerCaptures`]: whether the drop
+    /// interposition on `sq` just played (`pos`: attacker to move; the
+    /// check was given from `checker`) is useless because some capture of
+    /// it by the checker leaves, with the piece set aside, a position mated
+    /// within `upto` plies (looked for under growing bounds, the least
+    /// first: a mate within fewer is one within more).
+    fn captured_by_checker(
+        &mut self,
+        pos: &mut Position,
+        checker: Square,
+        sq: Square,
+        upto: u32,
+        nest: u32,
+    ) -> bool {
+        let Some(piece) = pos.piece_at(sq) else {
+            return false;
+        };
+        for &x in check_moves(pos)
+            .iter()
+            .filter(|x| x.to() == sq && x.from() == Some(checker))
+        {
+            let undo = pos.do_move(x);
+            let mut without = set_aside(pos, piece.kind());
+            pos.undo_move(x, undo);
+            if (upto % 2..=upto)
+                .step_by(2)
+                .any(|b| self.nested_and(&mut without, b, nest))
+            {
+                return true;
             }
         }
         false

@@ -432,20 +432,21 @@ impl Solver {
     }
 
     /// Whether the defender's move `m` at `pos` is a useless interposition
-    /// (see [`interposition`]) when `pos` is mated within `plies` plies;
-    /// `None` when `nodes` ran out first.
+    /// by `rule` (see [`interposition`]) when the other defences at `pos`
+    /// last `base` plies; `None` when `nodes` ran out first.
     pub(crate) fn is_useless_interposition(
         &mut self,
         pos: &Position,
         m: Move,
-        plies: u32,
+        base: u32,
+        rule: UselessRule,
         nodes: u64,
     ) -> Option<bool> {
         let attacker = !pos.side_to_move();
         pos.king_square(pos.side_to_move())?;
         let mut search = self.search(attacker, out_of_play_salt(pos), nodes, None);
-        let mut t = answer::TsumeSearch::new(&mut search, pos, UselessRule::WithinOtherDefences);
-        t.is_useless(pos, m, plies)
+        let mut t = answer::TsumeSearch::new(&mut search, pos, rule);
+        t.is_useless(pos, m, base)
     }
 
     /// Whether `pos` is mated within `plies` plies by tsume counting

@@ -37,6 +37,10 @@ pub(crate) enum Counting {
 const TSUME_SALT: u64 = 0x7a3c_91e5_0b6d_2f48;
 /// Added to [`TSUME_SALT`] for tsume counting by [`UselessRule::PieceUnused`].
 const PIECE_UNUSED_SALT: u64 = 0x61e2_d04b_7f39_c815;
+/// Added to [`TSUME_SALT`] for tsume counting by
+/// [`UselessRule::CheckerCaptures`]: its lengths are not those of either
+/// other rule (a drop may count by one and not by another, either way).
+const CHECKER_CAPTURES_SALT: u64 = 0x2c97_b3e1_58a0_4d6f;
 const IGNORED_DROPS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
 const IGNORED_ALL_SALT: u64 = 0x58c4_0e97_2b1d_a36e;
 
@@ -80,6 +84,7 @@ impl Counting {
             Counting::Plain | Counting::Ignoring(Ignored::Nothing) => 0,
             Counting::Tsume(UselessRule::WithinOtherDefences) => TSUME_SALT,
             Counting::Tsume(UselessRule::PieceUnused) => TSUME_SALT ^ PIECE_UNUSED_SALT,
+            Counting::Tsume(UselessRule::CheckerCaptures) => TSUME_SALT ^ CHECKER_CAPTURES_SALT,
             // Never built (see `of_rule`): the plain count's.
             Counting::Tsume(UselessRule::Never) => 0,
             Counting::Ignoring(Ignored::Drops) => IGNORED_DROPS_SALT,

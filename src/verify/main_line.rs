@@ -11,7 +11,7 @@ use hashbrown::HashSet;
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
 use crate::solver::defence::DefenceChoice;
-use crate::solver::interposition::DropInterpositions;
+use crate::solver::interposition::{DropInterpositions, UselessRule};
 use crate::solver::{SolveError, Within};
 
 use super::{Finding, FindingKind, Solved, Verifier, hand_text, reaches, replay};
@@ -201,7 +201,9 @@ impl Verifier<'_> {
                 let drops = DropInterpositions::of(&pos);
                 let evasions = evasion_moves(&pos);
                 let judges_drops = evasions.iter().any(|&e| e != m && drops.contains(e));
+                // By 定義1 (checker-captures) the base plays no part.
                 let base = if !judges_drops
+                    || self.options.rules.useless_rule == UselessRule::CheckerCaptures
                     || (!drops.contains(m) && self.options.rules.defence == DefenceChoice::Longest)
                 {
                     left
@@ -217,6 +219,7 @@ impl Verifier<'_> {
                         &pos,
                         e,
                         base,
+                        self.options.rules.useless_rule,
                         self.options.nodes_per_search,
                     ) {
                         Some(true) => continue,

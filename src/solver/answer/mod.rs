@@ -35,7 +35,7 @@ mod main_line;
 use crate::core::{Hand, Move, Position};
 
 use super::defence::DefenceChoice;
-use super::interposition::{UNUSED_PIECE_EXTRA_PLIES, UselessRule};
+use super::interposition::{CHECKER_CAPTURE_HORIZON, UNUSED_PIECE_EXTRA_PLIES, UselessRule};
 use super::mode::{Bounded, Counting, Mode};
 use super::repetition::extend_path;
 use super::search::{At, Search};
@@ -190,8 +190,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
 
     /// Whether the defender's drop interposition `m` at `pos` (on the line)
     /// is useless when the node's other defences last `base` plies (by
-    /// [`UselessRule::PieceUnused`], whatever they last); `None` when a
-    /// limit stopped the test.
+    /// [`UselessRule::PieceUnused`] and [`UselessRule::CheckerCaptures`],
+    /// whatever they last); `None` when a limit stopped the test.
     pub fn is_useless(&mut self, pos: &Position, m: Move, base: u32) -> Option<bool> {
         if !self.counting.judged_drops(pos).contains(m) {
             return Some(false);
@@ -200,7 +200,20 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         let path = self.path_hash();
         // A new bound: the path results of the last one no longer hold.
         self.search.reps.clear_path_results();
-        let r = if self.counting.rule() == Some(UselessRule::PieceUnused) {
+        let r = if self.counting.rule() == Some(UselessRule::CheckerCaptures) {
+            // By 定義1 alone: the other defences play no part.
+            let upto = CHECKER_CAPTURE_HORIZON;
+            let at = At {
+                mode: Mode::within(self.counting, upto),
+                path,
+                ply: 0,
+            };
+            let Some(checker) = pos.checkers().lsb() else {
+                return Some(false);
+            };
+            self.search
+                .captured_by_checker_interposition(&mut child, at, checker, m.to(), upto)
+        } else if self.counting.rule() == Some(UselessRule::PieceUnused) {
             // By this rule alone, whatever the other defences: the mate
             // after a capture from the least bound on.
             let upto = base + UNUSED_PIECE_EXTRA_PLIES;
