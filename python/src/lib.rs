@@ -285,11 +285,27 @@ impl PySolveResult {
     }
 }
 
+/// The threads of one problem's search (1 to 256, as the USI option
+/// `Threads`; 1 when not given).
+fn threads_of(py: Python<'_>, threads: Option<i64>) -> PyResult<usize> {
+    match at_least_one(py, "threads", threads)? {
+        Some(t) if t > 256 => Err(raise(
+            py,
+            "ParseError",
+            format!("threads: `{t}` must be at most 256"),
+            None,
+        )),
+        Some(t) => Ok(t as usize),
+        None => Ok(1),
+    }
+}
+
 /// The batch options of a solve call.
 #[allow(clippy::too_many_arguments)]
 fn asked(
     py: Python<'_>,
     jobs: usize,
+    threads: usize,
     time: Option<f64>,
     nodes: Option<i64>,
     hash_mb: Option<i64>,
@@ -301,7 +317,7 @@ fn asked(
     let hash = at_least_one(py, "hash_mb", hash_mb)?;
     Ok(BatchOptions {
         jobs,
-        threads: 1,
+        threads,
         hash_mb: hash.map_or_else(
             || batch::default_hash_mb(jobs),
             |mb| usize::try_from(mb).unwrap_or(usize::MAX),
@@ -363,9 +379,9 @@ fn solve_positions(
         .collect()
 }
 
-/// solve(sfen, *, time=None, nodes=None, hash_mb=None, useless_rule=..., ...)
+/// solve(sfen, *, time=None, nodes=None, hash_mb=None, threads=None, useless_rule=..., ...)
 #[pyfunction]
-#[pyo3(signature = (sfen, *, time=None, nodes=None, hash_mb=None,
+#[pyo3(signature = (sfen, *, time=None, nodes=None, hash_mb=None, threads=None,
                     useless_rule="within-other-defences", defence="longest",
                     first_line=false, defender=false, relaxed=false,
                     rest_to_defender=false))]
@@ -376,6 +392,7 @@ fn solve(
     time: Option<f64>,
     nodes: Option<i64>,
     hash_mb: Option<i64>,
+    threads: Option<i64>,
     useless_rule: &str,
     defence: &str,
     first_line: bool,
@@ -383,9 +400,11 @@ fn solve(
     relaxed: bool,
     rest_to_defender: bool,
 ) -> PyResult<PySolveResult> {
+    let threads = threads_of(py, threads)?;
     let asked = asked(
         py,
         1,
+        threads,
         time,
         nodes,
         hash_mb,
@@ -403,7 +422,7 @@ fn solve(
 
 /// solve_many(sfens, *, jobs=None, ...): the answers in input order.
 #[pyfunction]
-#[pyo3(signature = (sfens, *, jobs=None, time=None, nodes=None, hash_mb=None,
+#[pyo3(signature = (sfens, *, jobs=None, time=None, nodes=None, hash_mb=None, threads=None,
                     useless_rule="within-other-defences", defence="longest",
                     first_line=false, defender=false, relaxed=false,
                     rest_to_defender=false))]
@@ -415,6 +434,7 @@ fn solve_many(
     time: Option<f64>,
     nodes: Option<i64>,
     hash_mb: Option<i64>,
+    threads: Option<i64>,
     useless_rule: &str,
     defence: &str,
     first_line: bool,
@@ -427,9 +447,10 @@ fn solve_many(
             "solve_many takes a list of SFENs, not one string (use solve)",
         ));
     }
+    let threads = threads_of(py, threads)?;
     let jobs = match at_least_one(py, "jobs", jobs)? {
         Some(j) => usize::try_from(j).unwrap_or(usize::MAX).min(1024),
-        None => batch::default_jobs(),
+        None => batch::default_jobs_for(threads),
     };
     let mut positions = Vec::new();
     for (i, item) in sfens.try_iter()?.enumerate() {
@@ -452,6 +473,7 @@ fn solve_many(
     let asked = asked(
         py,
         jobs,
+        threads,
         time,
         nodes,
         hash_mb,
@@ -467,7 +489,7 @@ fn solve_many(
 /// problem file as `tsume solve --file` reads them, bad rows included.
 #[pyfunction]
 #[pyo3(signature = (data, *, start_line=1, jobs=None, time=None, nodes=None, hash_mb=None,
-                    useless_rule="within-other-defences", defence="longest",
+                    threads=None, useless_rule="within-other-defences", defence="longest",
                     first_line=false, defender=false, relaxed=false,
                     rest_to_defender=false))]
 #[allow(clippy::too_many_arguments)]
@@ -479,6 +501,7 @@ fn solve_lines(
     time: Option<f64>,
     nodes: Option<i64>,
     hash_mb: Option<i64>,
+    threads: Option<i64>,
     useless_rule: &str,
     defence: &str,
     first_line: bool,
@@ -530,14 +553,16 @@ fn solve_lines(
         );
         rows.push((number, read));
     }
+    let threads = threads_of(py, threads)?;
     let jobs = match at_least_one(py, "jobs", jobs)? {
         Some(j) => usize::try_from(j).unwrap_or(usize::MAX).min(1024),
-        None => batch::default_jobs(),
+        None => batch::default_jobs_for(threads),
     }
     .min(rows.len().max(1));
     let asked = asked(
         py,
         jobs,
+        threads,
         time,
         nodes,
         hash_mb,
@@ -746,7 +771,7 @@ impl PyVerifyReport {
 /// verify(sfen, *, solution=None, length=None, ...)
 #[pyfunction]
 #[pyo3(signature = (sfen, *, solution=None, length=None, nodes=None, time=None,
-                    hash_mb=None, useless_rule="within-other-defences",
+                    hash_mb=None, threads=None, useless_rule="within-other-defences",
                     defence="longest", relaxed=false, rest_to_defender=false))]
 #[allow(clippy::too_many_arguments)]
 fn verify(
@@ -757,12 +782,14 @@ fn verify(
     nodes: Option<i64>,
     time: Option<f64>,
     hash_mb: Option<i64>,
+    threads: Option<i64>,
     useless_rule: &str,
     defence: &str,
     relaxed: bool,
     rest_to_defender: bool,
 ) -> PyResult<PyVerifyReport> {
     let pos = read_problem(py, sfen, relaxed, rest_to_defender, false)?;
+    let threads = threads_of(py, threads)?;
     let mut options = VerifyOptions {
         time: seconds(py, time)?,
         rules: Rules {
@@ -815,6 +842,7 @@ fn verify(
             Some(mb) => Solver::try_new(usize::try_from(mb).unwrap_or(usize::MAX))
                 .map_err(|e| e.to_string())?,
         };
+        solver.set_threads(threads);
         tsume::verify::verify(&mut solver, &pos, &options).map_err(|e| e.to_string())
     });
     let report = report.map_err(|message| raise(py, "Error", message, None))?;

@@ -247,3 +247,20 @@ def test_position(cli):
     with pytest.raises(tsume.ParseError) as e:
         tsume.Position("4k4/9/4x4/9/9/9/9/9/9 b G 1")
     assert e.value.column == 8
+
+
+def test_threads_search_one_problem_together():
+    # The same answer with the problem searched by 2 threads as by one, in
+    # solve, solve_many and verify; the count is checked as the CLI's is.
+    one = tsume.solve(MUSOU_050, hash_mb=16)
+    two = tsume.solve(MUSOU_050, hash_mb=16, threads=2)
+    assert one.exact and two.exact
+    assert (two.length, two.moves) == (one.length, one.moves)
+    [many] = tsume.solve_many([MUSOU_050], hash_mb=16, threads=2)
+    assert (many.length, many.moves, many.exact) == (one.length, one.moves, True)
+    v = tsume.verify(MUSOU_038, hash_mb=16, threads=2)
+    assert v.verdict == tsume.verify(MUSOU_038, hash_mb=16).verdict
+    for bad, message in [(0, "threads: `0` must be at least 1"),
+                         (300, "threads: `300` must be at most 256")]:
+        with pytest.raises(tsume.ParseError, match=message):
+            tsume.solve(MATE1, threads=bad)

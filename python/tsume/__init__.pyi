@@ -72,6 +72,7 @@ def solve(
     time: Optional[float] = None,
     nodes: Optional[int] = None,
     hash_mb: Optional[int] = None,
+    threads: Optional[int] = None,
     useless_rule: UselessRule = "within-other-defences",
     defence: DefenceChoice = "longest",
     first_line: bool = False,
@@ -82,8 +83,10 @@ def solve(
     """Solves one problem (an SFEN, `sfen <SFEN>`, `startpos`, or `position
     ... moves ...`) as `tsume solve` does, with the GIL released. `time` in
     seconds and `nodes` are limits; `hash_mb` the table's most memory
-    (default: half the machine's, at most 4096 MB). Raises ParseError for
-    bad input, Error for a problem that cannot be asked."""
+    (default: half the machine's, at most 4096 MB); `threads` (1 to 256,
+    default 1) search the problem together over that table, as `--threads`.
+    Raises ParseError for bad input, Error for a problem that cannot be
+    asked."""
 
 def solve_many(
     sfens: Iterable[str],
@@ -92,6 +95,7 @@ def solve_many(
     time: Optional[float] = None,
     nodes: Optional[int] = None,
     hash_mb: Optional[int] = None,
+    threads: Optional[int] = None,
     useless_rule: UselessRule = "within-other-defences",
     defence: DefenceChoice = "longest",
     first_line: bool = False,
@@ -99,7 +103,8 @@ def solve_many(
     relaxed: bool = False,
     rest_to_defender: bool = False,
 ) -> list[SolveResult]:
-    """Solves problems on `jobs` threads (default: one per core) with the
+    """Solves problems on `jobs` workers (default: the cores divided by
+    `threads`, the threads of each problem's search, default 1) with the
     GIL released; the answers in input order, each the same as solve's
     (each problem starts from an empty table). Every SFEN is read first: a
     bad one raises ParseError naming it (`problem 3: ...`) before any
@@ -113,6 +118,7 @@ def solve_lines(
     time: Optional[float] = None,
     nodes: Optional[int] = None,
     hash_mb: Optional[int] = None,
+    threads: Optional[int] = None,
     useless_rule: UselessRule = "within-other-defences",
     defence: DefenceChoice = "longest",
     first_line: bool = False,
@@ -174,6 +180,7 @@ def verify(
     nodes: Optional[int] = None,
     time: Optional[float] = None,
     hash_mb: Optional[int] = None,
+    threads: Optional[int] = None,
     useless_rule: UselessRule = "within-other-defences",
     defence: DefenceChoice = "longest",
     relaxed: bool = False,
@@ -182,7 +189,8 @@ def verify(
     """Checks a composed problem as `tsume verify` does: unique solution,
     no shorter mate, no pieces left, side lines. `solution` (USI moves, a
     string or a list) and `length` (odd) are the composer's; `nodes` is
-    the limit of each search of an alternative (default 2,000,000)."""
+    the limit of each search of an alternative (default 2,000,000);
+    `threads` search each answer verify reads, as `--threads`."""
 
 class Puzzle:
     """A generated puzzle: the fields of `tsume generate --json`."""

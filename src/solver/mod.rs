@@ -345,8 +345,7 @@ impl Solver {
     /// threads over the one table (at least one): the main thread searches
     /// as alone while the others search the same questions beside it and
     /// feed the table (see the `parallel` module). The answers are the
-    /// same; the nodes and time to them change. A table shared by several
-    /// threads takes its whole budget at once.
+    /// same; the nodes and time to them change.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
