@@ -702,6 +702,17 @@ fn check_position(pos: &Position, relaxed: bool, rng: &mut Rng, stats: &mut Stat
         if gives {
             // (g) brute force: a check after which the defender has no move.
             let no_reply = movegen::legal_moves(&p).is_empty();
+            let king_count = p.king_square(!us).map_or(0, |k| {
+                movegen::legal_moves(&p)
+                    .iter()
+                    .filter(|r| r.from() == Some(k))
+                    .count() as u32
+            });
+            assert_eq!(
+                movegen::count_king_evasions(&p),
+                king_count,
+                "count_king_evasions after {m}\n{pos}"
+            );
             assert_eq!(movegen::has_legal_move(&p), !no_reply, "after {m}\n{pos}");
             assert_eq!(movegen::is_checkmate(&p), no_reply, "after {m}\n{pos}");
             if no_reply || rng.below(8) == 0 {

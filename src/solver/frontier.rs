@@ -3,7 +3,7 @@
 //! dead end one ply ahead (df-pn+ look-ahead), and the attacker's nodes
 //! with one or three plies left under a length bound.
 
-use crate::core::movegen::{MoveList, generate_checks, has_legal_move};
+use crate::core::movegen::{MoveList, count_king_evasions, generate_checks, has_legal_move};
 use crate::core::{Hand, Position};
 
 use super::hands;
@@ -206,13 +206,18 @@ impl Search<'_> {
             }
             NodeResult::open(1, init_or_dn(checks.len()), hand)
         } else {
-            // AND node: mated, or the number of evasions.
-            let mut evasions = MoveList::new();
-            generate_counted_evasions(pos, counting.ignored(), &mut evasions);
-            if evasions.is_empty() {
-                return self.finish_without_moves(counting, pos, false);
+            // AND node: mated, or one more than its king moves (which
+            // always count; the other evasions are generated only when
+            // there is none, to tell a mate).
+            let kings = count_king_evasions(pos);
+            if kings == 0 {
+                let mut evasions = MoveList::new();
+                generate_counted_evasions(pos, counting.ignored(), &mut evasions);
+                if evasions.is_empty() {
+                    return self.finish_without_moves(counting, pos, false);
+                }
             }
-            NodeResult::open(init_and_pn(&evasions, pos), 1, hand)
+            NodeResult::open(init_and_pn(kings), 1, hand)
         };
         self.store(counting, pos, &r, None, 0);
         r

@@ -427,7 +427,6 @@ pub(crate) fn init_or_dn(checks: usize) -> u32 {
 /// First proof number of an AND node: one more than the number of king
 /// moves among its evasions (interpositions and captures are usually
 /// answered at once; a king with room to run is what makes a mate hard).
-pub(crate) fn init_and_pn(evasions: &MoveList, pos: &Position) -> u32 {
-    let king = pos.king_square(pos.side_to_move());
-    1 + evasions.iter().filter(|m| m.from() == king).count() as u32
+pub(crate) fn init_and_pn(king_moves: u32) -> u32 {
+    1 + king_moves
 }

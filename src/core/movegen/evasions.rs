@@ -50,6 +50,21 @@ pub(super) fn evasions<S: Sink>(pos: &Position, s: &mut S) {
     }
 }
 
+/// The number of legal king moves of the side to move, which must be in
+/// check: the king moves [`generate_evasions`] gives.
+pub fn count_king_evasions(pos: &Position) -> u32 {
+    let us = pos.side;
+    let Some(ok) = pos.kings[us.index()] else {
+        return 0;
+    };
+    let occ = pos.occupied() ^ Bitboard::from_square(ok);
+    let attackers = pos.attackers(!us);
+    (attacks::king(ok) & !pos.by_color[us.index()])
+        .into_iter()
+        .filter(|&to| !attackers.attack(to, occ))
+        .count() as u32
+}
+
 /// Whether the side to move, which must be in check, has a legal move.
 pub(crate) fn has_evasion(pos: &Position) -> bool {
     let us = pos.side;

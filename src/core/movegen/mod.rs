@@ -21,7 +21,7 @@ mod list;
 mod sink;
 
 pub use checks::generate_checks;
-pub use evasions::generate_evasions;
+pub use evasions::{count_king_evasions, generate_evasions};
 pub use legal::{count_legal, generate_legal};
 pub use list::MoveList;
 
