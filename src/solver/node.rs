@@ -182,14 +182,16 @@ pub(crate) struct Node {
 
 impl Node {
     /// The children of `pos`, not yet evaluated, with their delayed links
-    /// (see [`link_delayed`]); `drops` are judged. Kept out of line so the
-    /// move list does not sit in every search frame.
+    /// (see [`link_delayed`]); `drops` are judged. `spare`, a node done
+    /// with, lends its vectors. Kept out of line so the move list does not
+    /// sit in every search frame.
     #[inline(never)]
     pub fn expand(
         pos: &Position,
         or_node: bool,
         ignored: Ignored,
         drops: DropInterpositions,
+        spare: Option<Node>,
     ) -> Node {
         let mut moves = MoveList::new();
         if or_node {
@@ -197,38 +199,39 @@ impl Node {
         } else {
             generate_counted_evasions(pos, ignored, &mut moves);
         }
-        let mut prev = vec![NO_PREV; moves.len()];
-        link_delayed(pos, &moves, or_node, &mut prev);
-        let children: Vec<Child> = moves
-            .iter()
-            .zip(prev)
-            .map(|(&mv, prev)| Child {
-                mv,
-                pn: 1,
-                dn: 1,
-                hand: Hand::EMPTY,
-                len: 0,
-                loop_head: NO_LOOP,
-                evaluated: false,
-                prev,
-                useless: false,
-                capped: false,
-                drop_free: false,
-                pending: false,
-            })
-            .collect();
-        let n = children.len();
-        Node {
-            children,
-            paths: vec![0; n],
+        let mut node = spare.unwrap_or_else(|| Node {
+            children: Vec::new(),
+            paths: Vec::new(),
             drops,
             base: CountedBase::Unknown,
-            test_budgets: if drops.is_empty() {
-                Vec::new()
-            } else {
-                vec![0; n]
-            },
+            test_budgets: Vec::new(),
+        });
+        node.children.clear();
+        node.children.extend(moves.iter().map(|&mv| Child {
+            mv,
+            pn: 1,
+            dn: 1,
+            hand: Hand::EMPTY,
+            len: 0,
+            loop_head: NO_LOOP,
+            evaluated: false,
+            prev: NO_PREV,
+            useless: false,
+            capped: false,
+            drop_free: false,
+            pending: false,
+        }));
+        link_delayed(pos, or_node, &mut node.children);
+        let n = node.children.len();
+        node.paths.clear();
+        node.paths.resize(n, 0);
+        node.drops = drops;
+        node.base = CountedBase::Unknown;
+        node.test_budgets.clear();
+        if !drops.is_empty() {
+            node.test_budgets.resize(n, 0);
         }
+        node
     }
 
     /// Whether child `i` may be looked at: not yet evaluated, and any
@@ -259,15 +262,15 @@ impl Node {
 /// second rank) not promoting, after the same move promoting. Searching
 /// them all at once inflates the proof numbers; the linked move is still
 /// searched before any result is final.
-fn link_delayed(pos: &Position, moves: &[Move], or_node: bool, prev: &mut [u16]) {
+fn link_delayed(pos: &Position, or_node: bool, children: &mut [Child]) {
     let us = pos.side_to_move();
     let mut last_drop_at = [NO_PREV; 81];
-    for (i, &m) in moves.iter().enumerate() {
-        prev[i] = NO_PREV;
+    for i in 0..children.len() {
+        let m = children[i].mv;
         if m.is_drop() {
             if !or_node {
                 let to = m.to().index();
-                prev[i] = last_drop_at[to];
+                children[i].prev = last_drop_at[to];
                 last_drop_at[to] = i as u16;
             }
             continue;
@@ -289,11 +292,11 @@ fn link_delayed(pos: &Position, moves: &[Move], or_node: bool, prev: &mut [u16])
         }
         let promoted = Move::new(from, m.to(), true);
         for j in (0..i).rev() {
-            if moves[j] == promoted {
-                prev[i] = j as u16;
+            if children[j].mv == promoted {
+                children[i].prev = j as u16;
                 break;
             }
-            if moves[j].from() != Some(from) && j + 40 < i {
+            if children[j].mv.from() != Some(from) && j + 40 < i {
                 break;
             }
         }

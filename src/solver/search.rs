@@ -85,6 +85,8 @@ pub(crate) struct Search<'a> {
     /// On the main thread, whether a root search is posted to the crew
     /// now (the searches nested in it are not posted again).
     pub posted: bool,
+    /// Nodes done with, whose vectors new nodes reuse.
+    spare: Vec<Node>,
 }
 
 /// Counters for tuning.
@@ -129,6 +131,7 @@ impl<'a> Search<'a> {
             helper: 0,
             reported: 0,
             posted: false,
+            spare: Vec::new(),
         }
     }
 
@@ -606,8 +609,15 @@ impl<'a> Search<'a> {
         } else {
             DropInterpositions::NONE
         };
-        let mut node = Node::expand(pos, or_node, mode.counting.ignored(), drops);
+        let mut node = Node::expand(
+            pos,
+            or_node,
+            mode.counting.ignored(),
+            drops,
+            self.spare.pop(),
+        );
         if node.children.is_empty() {
+            self.spare.push(node);
             return self.finish_without_moves(mode.counting, pos, or_node);
         }
         for c in node.children.iter() {
@@ -627,13 +637,16 @@ impl<'a> Search<'a> {
             let (pn, dn) = combine(&node.children, or_node);
             if pn == 0 || dn == 0 {
                 let work = self.nodes - start_nodes + 1;
-                return self.finish(pos, at, &node, pn == 0, work);
+                let r = self.finish(pos, at, &node, pn == 0, work);
+                self.spare.push(node);
+                return r;
             }
             if pn >= thpn || dn >= thdn || self.aborted.is_some() {
                 let r = NodeResult::open(pn, dn, Hand::EMPTY);
                 let best = select(&node.children, or_node).0;
                 let work = self.nodes - start_nodes + 1;
                 self.store(mode.counting, pos, &r, Some(node.children[best].mv), work);
+                self.spare.push(node);
                 return r;
             }
             let (best, second) = if self.helper == 0 {
