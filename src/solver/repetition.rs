@@ -49,6 +49,21 @@ pub struct Repetitions {
     /// Path results found without a length bound: they hold for any bound.
     lasting_disproofs: HashMap<u64, PathResult>,
     limit: usize,
+    /// One bit per path hash class, set for every result recorded since
+    /// the last [`clear`](Self::clear): most look-ups find no result, and
+    /// this answers them without reaching into the maps.
+    filter: Box<[u64]>,
+    /// Whether a bit of `filter` is set.
+    filtered: bool,
+}
+
+/// Words of [`Repetitions::filter`]: 128 KB.
+const FILTER_WORDS: usize = 1 << 14;
+
+/// The word and bit of `filter` for a salted path hash.
+#[inline(always)]
+fn filter_bit(key: u64) -> (usize, u64) {
+    ((key >> 50) as usize, 1 << (key & 63))
 }
 
 /// The loop head of a result that holds on every path.
@@ -86,6 +101,8 @@ impl Repetitions {
             path_disproofs: HashMap::new(),
             lasting_disproofs: HashMap::new(),
             limit,
+            filter: vec![0; FILTER_WORDS].into_boxed_slice(),
+            filtered: false,
         }
     }
 
@@ -95,6 +112,18 @@ impl Repetitions {
         self.stack.clear();
         self.path_disproofs.clear();
         self.lasting_disproofs.clear();
+        if self.filtered {
+            self.filter.fill(0);
+            self.filtered = false;
+        }
+    }
+
+    /// Marks the salted path hash `key` as having a result.
+    #[inline]
+    fn mark(&mut self, key: u64) {
+        let (w, b) = filter_bit(key);
+        self.filter[w] |= b;
+        self.filtered = true;
     }
 
     /// Forgets the path-keyed results (not the current path).
@@ -161,7 +190,9 @@ impl Repetitions {
         if self.path_disproofs.len() >= self.limit {
             self.path_disproofs.clear();
         }
-        self.path_disproofs.insert(path ^ counting.salt(0), r);
+        let key = path ^ counting.salt(0);
+        self.mark(key);
+        self.path_disproofs.insert(key, r);
     }
 
     /// Like [`record`](Self::record) for a result that holds whatever the
@@ -170,7 +201,18 @@ impl Repetitions {
         if self.lasting_disproofs.len() >= self.limit {
             self.lasting_disproofs.clear();
         }
-        self.lasting_disproofs.insert(path ^ counting.salt(0), r);
+        let key = path ^ counting.salt(0);
+        self.mark(key);
+        self.lasting_disproofs.insert(key, r);
+    }
+
+    /// Whether [`recorded`](Self::recorded) may know a result for `path`
+    /// under `counting` (if not, it surely does not). A cache miss, mostly:
+    /// asked early, it overlaps the table's.
+    #[inline(always)]
+    pub fn may_have(&self, counting: Counting, path: u64) -> bool {
+        let (w, b) = filter_bit(path ^ counting.salt(0));
+        self.filter[w] & b != 0
     }
 
     /// The failure known for the node reached by `path` under `counting`:
@@ -180,6 +222,9 @@ impl Repetitions {
     /// interposition counted) need not be one where it has fewer.
     #[inline]
     pub fn recorded(&self, counting: Counting, path: u64, bounded: bool) -> Option<PathResult> {
+        if !self.may_have(counting, path) {
+            return None;
+        }
         let path = path ^ counting.salt(0);
         self.lasting_disproofs
             .get(&path)

@@ -494,6 +494,7 @@ impl<'a> Search<'a> {
         remaining: u32,
     ) -> Result<(NodeResult, u64), u64> {
         let child_path = extend_path(path, key);
+        let may_be_recorded = self.reps.may_have(mode.counting, child_path);
         let probe = self
             .probe_keyed(mode.counting, board_key, hand, remaining)
             .map(|p| within_remaining(mode, NodeResult::of_probe(&p), remaining));
@@ -514,7 +515,8 @@ impl<'a> Search<'a> {
                 },
                 hand,
             }),
-            None => self.reps.recorded(mode.counting, child_path, mode.bounded),
+            None if may_be_recorded => self.reps.recorded(mode.counting, child_path, mode.bounded),
+            None => None,
         };
         if let Some(k) = known {
             self.stats.rep_hits += 1;
