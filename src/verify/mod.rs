@@ -32,7 +32,10 @@
 //! - with a solution or a length given: a shorter mate is 早詰
 //!   ([`FindingKind::ShorterMate`]), and the first move where the given
 //!   solution leaves the main line is reported with the reason
-//!   ([`FindingKind::DepartsFromSolution`]).
+//!   ([`FindingKind::DepartsFromSolution`]). By [`Convention::Classical`]
+//!   a given defence shorter than a plain longer one (変長) is no
+//!   departure: the longer one is a [`FindingKind::LongerSideLine`] and
+//!   the walk above follows the given line.
 //!
 //! The main line's search runs until its answer is proven (see
 //! [`Solver::solve`]) unless [`VerifyOptions::main_nodes`] or the time bounds
