@@ -55,6 +55,7 @@ use crate::core::{Move, MoveError, Position, UsiPosition, UsiPositionError};
 use crate::record::{Format, Record, RecordError};
 use crate::solver::defence::DefenceChoice;
 use crate::solver::interposition::UselessRule;
+use crate::verify::Convention;
 
 /// The longest line read from a file, a stream or a record, in bytes (its
 /// end of line aside). A longer line is an error for that line.
@@ -784,6 +785,28 @@ pub fn defence_choice(name: &str) -> Result<DefenceChoice, String> {
         let names: Vec<&str> = DefenceChoice::ALL.iter().map(|c| c.name()).collect();
         format!(
             "unknown choice of defence `{}` (expected {})",
+            quote(name),
+            names.join(", ")
+        )
+    })
+}
+
+/// A convention of `verify` by its name (`--convention`, Python's
+/// `convention=`), or a message naming the conventions.
+///
+/// ```
+/// use tsume::input::convention;
+/// assert_eq!(convention(" classical ").unwrap().name(), "classical");
+/// assert_eq!(
+///     convention("edo").unwrap_err(),
+///     "unknown convention `edo` (expected modern, classical)"
+/// );
+/// ```
+pub fn convention(name: &str) -> Result<Convention, String> {
+    name.trim().parse().map_err(|_| {
+        let names: Vec<&str> = Convention::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "unknown convention `{}` (expected {})",
             quote(name),
             names.join(", ")
         )

@@ -188,8 +188,9 @@ pub struct FindingRecord {
     pub length: Option<u32>,
     pub main_length: Option<u32>,
     pub note: String,
-    /// For a departure at a shorter given defence: by which rules the main
-    /// line's defence is the longer ([`LongerBy::name`]).
+    /// For a departure at a shorter given defence, or a longer side line
+    /// by the classical convention: by which rules the longer defence
+    /// outlasts the given one ([`LongerBy::name`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub longer_by: Option<&'static str>,
     /// For such a departure: the longer defence leaves the attacker pieces
@@ -264,7 +265,7 @@ impl VerifyRecord {
                 .iter()
                 .map(|f| FindingRecord {
                     kind: f.kind.name(),
-                    japanese: f.kind.japanese(),
+                    japanese: f.japanese(),
                     minor: f.kind.is_minor(),
                     ply: f.ply,
                     moves: usi(&f.moves),

@@ -358,6 +358,103 @@ fn negative_lengths_and_a_byte_order_mark_in_a_file() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
+/// `--convention classical` (issue 34): 将棋無双 第55番's published line,
+/// whose defence at move 10 is two plies shorter than a king move that
+/// outlasts it by every rule, is sound with that king move a longer side
+/// line (変長, minor, both lengths); by the default it departs. A
+/// convention that is neither is an error naming it.
+#[test]
+fn the_classical_convention_accepts_a_longer_side_line() {
+    let row = common::musou_row("055");
+    let rows = format!("{}\t{}\t{}\n", row.sfen, row.length, row.solution.join(" "));
+    let out = verify(
+        &["--file", "-", "--json", "--convention", "classical"],
+        Some(&rows),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let r = &records(&out)[0];
+    assert_eq!(r["verdict"], "sound", "{r}");
+    assert_eq!(r["solution_is_answer"], true, "{r}");
+    assert_eq!(r["length"], 11, "{r}");
+    let findings = r["findings"].as_array().unwrap();
+    let longer: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["kind"] == "longer-side-line")
+        .collect();
+    assert_eq!(longer.len(), 1, "{r}");
+    let f = longer[0];
+    assert_eq!(f["japanese"], "変長", "{f}");
+    assert_eq!(f["minor"], true, "{f}");
+    assert_eq!(f["ply"], 10, "{f}");
+    assert_eq!(f["moves"][0], "8e9d", "{f}");
+    assert_eq!(
+        (&f["length"], &f["main_length"]),
+        (&4.into(), &2.into()),
+        "{f}"
+    );
+    assert_eq!(f["longer_by"], "every-looser-rule", "{f}");
+    // From the published line's position before move 10.
+    assert!(
+        f["moves_japanese"]
+            .as_str()
+            .unwrap()
+            .starts_with("△９四玉 "),
+        "{f}"
+    );
+    assert_eq!(f["moves"].as_array().unwrap().len(), 4, "{f}");
+    assert!(
+        findings
+            .iter()
+            .all(|f| f["kind"] != "departs-from-solution"),
+        "{r}"
+    );
+
+    // The text report says why the solution is the answer.
+    let out = verify(&["--file", "-", "--convention", "classical"], Some(&rows));
+    assert!(
+        text(&out.stdout).contains(
+            "the given solution is the answer by the classical convention (a longer side line, 変長, at move 10)"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stdout).contains("minor 変長 (longer-side-line) at move 10: 8e9d lasts 4"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // By default (and by `modern`) it departs there.
+    for args in [
+        &["--file", "-", "--json"][..],
+        &["--file", "-", "--json", "--convention", "modern"],
+    ] {
+        let out = verify(args, Some(&rows));
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        let r = &records(&out)[0];
+        assert_eq!(r["verdict"], "flawed", "{r}");
+        let d = &r["findings"][0];
+        assert_eq!(
+            (&d["kind"], &d["ply"]),
+            (&"departs-from-solution".into(), &10.into()),
+            "{r}"
+        );
+        assert_eq!(d["longer_by"], "every-looser-rule", "{r}");
+    }
+
+    for bad in ["Classical", "edo", ""] {
+        let out = verify(&[MATE1, "--convention", bad], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "unknown convention `{bad}` (expected modern, classical)"
+            )),
+            "{bad}: {err}"
+        );
+    }
+}
+
 #[test]
 fn a_bar_of_problems_on_a_terminal() {
     // `script` runs the command on a pseudo-terminal.

@@ -6,7 +6,9 @@ mod common;
 use tsume::core::{Move, Position};
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::{Rules, SolveOptions, Solver, Within};
-use tsume::verify::{FindingKind, GivenSolution, LongerBy, Report, Verdict, VerifyOptions, verify};
+use tsume::verify::{
+    Convention, FindingKind, GivenSolution, LongerBy, Report, Verdict, VerifyOptions, verify,
+};
 
 fn run(sfen: &str, options: VerifyOptions) -> Report {
     let pos: Position = sfen.parse().unwrap();
@@ -374,6 +376,98 @@ fn classical_problems_whose_published_defence_is_not_the_longest() {
     }
 }
 
+/// By the classical convention the same two rows verify as their
+/// composers meant: the published line is the main line, and the king move
+/// that outlasts the published defence by every rule is a longer side line
+/// (変長, minor) carrying both lengths. Before it, the main line's plies are
+/// counted through the longer defence (a side line at move 4 of 第55番 is
+/// as long as the main line by that count, 10 plies, not by the published
+/// 8). By the default convention the published line still departs.
+#[test]
+fn by_the_classical_convention_a_longer_king_move_is_a_longer_side_line() {
+    for (name, ply, given, longer) in [("055", 10, "8e7e", "8e9d"), ("038", 12, "2c3d", "2c1c")] {
+        let (_, published) = musou_published(name);
+        let (_, _, r) = verify_musou_by(name, 1, Convention::Classical);
+        assert_eq!(r.verdict, Verdict::Sound, "{name}: {:?}", r.findings);
+        assert!(r.exact, "{name}");
+        assert_eq!(r.main_line, published, "{name}");
+        assert_eq!(r.solution, Some(GivenSolution::Answer), "{name}");
+        assert_none_of(&r, FindingKind::DepartsFromSolution);
+        let side: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::LongerSideLine)
+            .collect();
+        assert_eq!(side.len(), 1, "{name}: {side:?}");
+        let f = side[0];
+        assert_eq!(f.ply, ply, "{name}");
+        assert_eq!(f.moves[0].to_string(), longer, "{name}");
+        assert_eq!((f.length, f.main_length), (Some(4), Some(2)), "{name}");
+        assert_eq!(f.longer_by, Some(LongerBy::EveryLooserRule), "{name}");
+        assert!(f.kind.is_minor());
+        assert_eq!(f.japanese(), "変長", "{name}");
+        assert!(f.note.contains(given), "{name}: {}", f.note);
+        // The side line mates from the published line's position.
+        let (pos, _) = musou_published(name);
+        let before = published[..ply - 1].iter().fold(pos, |p, &m| p.after(m));
+        let attacker = before.side_to_move().flip();
+        assert!(
+            tsume::solver::is_tsume_line(&before, &f.moves, attacker),
+            "{name}: {:?}",
+            f.moves
+        );
+
+        let (_, _, modern) = verify_musou_by(name, 1, Convention::Modern);
+        assert_eq!(modern.verdict, Verdict::Flawed, "{name}");
+        let d = departure(name, &modern);
+        assert_eq!((d.ply, d.longer_by), (ply, Some(LongerBy::EveryLooserRule)));
+        assert_none_of(&modern, FindingKind::LongerSideLine);
+    }
+    // 第55番 at move 4: 8e9d against the published 8e9f, both 10 plies by
+    // tsume counting (the published line has 8 left, 8e7e at move 10 being
+    // the shorter defence).
+    let (_, _, r) = verify_musou_by("055", 1, Convention::Classical);
+    let same = r
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::SameLengthSideLine && f.ply == 4)
+        .unwrap_or_else(|| panic!("{:?}", kinds(&r)));
+    assert_eq!(same.moves[0].to_string(), "8e9d");
+    assert_eq!((same.length, same.main_length), (Some(10), Some(10)));
+}
+
+/// By the classical convention a departure whose lead depends on which
+/// drops count stays a flaw: 将棋無双 第25番 from move 9 (4d5e, by the
+/// looser rule as long as the published 4d5c) and 第39番 from move 15
+/// (6f7f, longer by that rule too), both king moves mated within the
+/// published defence's plies once no drop counts; so does a longer
+/// defence that is itself a drop between checker and king (第58番 from
+/// move 21, 第96番 from move 43).
+#[test]
+fn by_the_classical_convention_a_lead_that_depends_on_drops_still_departs() {
+    for (name, from, longer, by) in [
+        ("025", 9, "4d5e", LongerBy::NotByPieceUnusedRule),
+        ("039", 15, "6f7f", LongerBy::PieceUnusedRuleToo),
+        ("058", 21, "P*7c", LongerBy::PieceUnused),
+        ("096", 43, "G*7b", LongerBy::PieceNeeded),
+    ] {
+        let (_, _, r) = verify_musou_by(name, from, Convention::Classical);
+        assert_eq!(r.verdict, Verdict::Flawed, "{name}");
+        let d = departure(name, &r);
+        assert_eq!(d.ply, 2, "{name}");
+        assert_eq!(r.main_line[1].to_string(), longer, "{name}");
+        assert_eq!(d.longer_by, Some(by), "{name}: {}", d.note);
+        assert!(
+            d.note
+                .contains("the classical convention accepts a longer side line"),
+            "{name}: {}",
+            d.note
+        );
+        assert_none_of(&r, FindingKind::LongerSideLine);
+        assert!(matches!(r.solution, Some(GivenSolution::NotAnswer { .. })));
+    }
+}
+
 /// 将棋無双 row `name`: its position and its published line.
 fn musou_published(name: &str) -> (Position, Vec<Move>) {
     let row = common::musou_row(name);
@@ -386,12 +480,18 @@ fn musou_published(name: &str) -> (Position, Vec<Move>) {
 /// solution): the position, the solver (its table as verify left it) and
 /// the report.
 fn verify_musou_from(name: &str, from: usize) -> (Position, Solver, Report) {
+    verify_musou_by(name, from, Convention::Modern)
+}
+
+/// [`verify_musou_from`] by `convention`.
+fn verify_musou_by(name: &str, from: usize, convention: Convention) -> (Position, Solver, Report) {
     let (mut pos, published) = musou_published(name);
     for &m in &published[..from - 1] {
         pos.do_move(m);
     }
     let options = VerifyOptions {
         solution: Some(published[from - 1..].to_vec()),
+        convention,
         ..VerifyOptions::default()
     };
     let mut solver = Solver::new(64);
@@ -552,6 +652,34 @@ fn a_longer_defence_that_leaves_pieces_in_hand_by_the_old_convention() {
     );
     assert_eq!((longer.length, longer.main_length), (Some(4), Some(2)));
     assert!(longer.kind.is_minor());
+    assert_eq!(longer.japanese(), "変長駒余り");
+    assert_eq!(longer.longer_by, None);
+
+    // By the classical convention the king's 2b1b is a longer side line
+    // too, for another reason: it outlasts 2b3b however interpositions
+    // count (変長).
+    let r = run(
+        SFEN,
+        VerifyOptions {
+            solution: Some(given.clone()),
+            convention: Convention::Classical,
+            ..VerifyOptions::default()
+        },
+    );
+    assert_eq!(r.verdict, Verdict::Sound, "{:?}", r.findings);
+    assert_eq!(r.main_line, given);
+    let longer = r
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::LongerSideLine)
+        .unwrap();
+    assert_eq!(
+        (longer.ply, longer.length, longer.main_length),
+        (4, Some(4), Some(2))
+    );
+    assert_eq!(longer.longer_by, Some(LongerBy::EveryLooserRule));
+    assert!(longer.longer_leaves_pieces);
+    assert_eq!(longer.japanese(), "変長");
 
     // A given line that keeps to the longest defence, by the old
     // convention: it departs at move 4, where it leaves pieces in hand.

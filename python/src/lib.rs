@@ -20,7 +20,7 @@ use tsume::record::{Record, csa, ki2, kif};
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
 use tsume::solver::{Limits, Outcome, Rules, SolveOptions, SolveResult, Solver};
-use tsume::verify::VerifyOptions;
+use tsume::verify::{Convention, VerifyOptions};
 
 // ----------------------------------------------------------------------
 // Errors: raised as the Python classes of tsume/__init__.py
@@ -83,6 +83,10 @@ fn useless_rule(py: Python<'_>, name: &str) -> PyResult<UselessRule> {
 
 fn defence_choice(py: Python<'_>, name: &str) -> PyResult<DefenceChoice> {
     input::defence_choice(name).map_err(|message| raise(py, "ParseError", message, None))
+}
+
+fn convention(py: Python<'_>, name: &str) -> PyResult<Convention> {
+    input::convention(name).map_err(|message| raise(py, "ParseError", message, None))
 }
 
 fn seconds(py: Python<'_>, time: Option<f64>) -> PyResult<Option<Duration>> {
@@ -772,7 +776,8 @@ impl PyVerifyReport {
 #[pyfunction]
 #[pyo3(signature = (sfen, *, solution=None, length=None, nodes=None, time=None,
                     hash_mb=None, threads=None, useless_rule="within-other-defences",
-                    defence="longest", relaxed=false, rest_to_defender=false))]
+                    defence="longest", convention="modern", relaxed=false,
+                    rest_to_defender=false))]
 #[allow(clippy::too_many_arguments)]
 fn verify(
     py: Python<'_>,
@@ -785,6 +790,7 @@ fn verify(
     threads: Option<i64>,
     useless_rule: &str,
     defence: &str,
+    convention: &str,
     relaxed: bool,
     rest_to_defender: bool,
 ) -> PyResult<PyVerifyReport> {
@@ -796,6 +802,7 @@ fn verify(
             useless_rule: self::useless_rule(py, useless_rule)?,
             defence: defence_choice(py, defence)?,
         },
+        convention: self::convention(py, convention)?,
         ..VerifyOptions::default()
     };
     if let Some(n) = at_least_one(py, "nodes", nodes)? {

@@ -12,6 +12,9 @@ MATE1 = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
 MATE3 = "3sks3/9/4S4/9/9/B8/9/9/9 b S2rb4g4n4l18p 1"
 NOMATE = "8k/9/9/9/9/9/9/9/9 b Rr2b4g4s4n4l18p 1"
 MUSOU_038 = "2B3l2/5lg2/5p1n1/6k1g/5P2+B/5Sg1N/6N+l1/9/9 b SN2rg2sl16p 1"
+# Its published line: by our count the defence 2c3d at move 12 is two
+# plies shorter than the king's 2c1c.
+MUSOU_038_PUBLISHED = "S*2e 1d2e 4f3e 3f3e N*4f 3e4f 7a3e+ 2c3e 1e2e 3d2c 2e3d 2c3d G*2d"
 MUSOU_050 = "9/4nR2g/9/7P+b/4p1s1P/6Bk1/6L+l1/9/6P1+R b 3S3g3n2l14p 1"
 
 FIELDS = {"sfen", "result", "length", "moves", "exact", "at_least", "at_most",
@@ -172,13 +175,19 @@ def test_verify_is_the_cli_report(cli_json):
         (MATE1, []),
         (MUSOU_038, []),
         # A given solution that is not the answer (the published 13 plies).
-        (MUSOU_038, ["--solution", "S*2e 1d2e 4f3e 3f3e N*4f 3e4f 7a3e+ 2c3e 1e2e 3d2c 2e3d 2c3d G*2d"]),
+        (MUSOU_038, ["--solution", MUSOU_038_PUBLISHED]),
+        # By the classical convention the same line is the answer, with a
+        # longer side line (変長) at move 12.
+        (MUSOU_038, ["--solution", MUSOU_038_PUBLISHED,
+                     "--convention", "classical"]),
         (NOMATE, []),
     ]
     for sfen, args in cases:
         # Exit code 3 for a flawed problem: the report is the same.
         [e] = cli_json("verify", "--hash", "16", "--json", *args, sfen, check=False)
         kwargs = {"solution": args[1]} if args else {}
+        if "--convention" in args:
+            kwargs["convention"] = args[args.index("--convention") + 1]
         r = tsume.verify(sfen, hash_mb=16, **kwargs)
         for k in ["sfen", "verdict", "solution_is_answer", "solution_note", "length", "exact",
                   "main_line", "main_line_japanese", "nodes"]:
@@ -195,8 +204,16 @@ def test_verify_is_the_cli_report(cli_json):
         assert d.pop("millis") >= 0 and e.pop("millis") >= 0
         assert e.pop("origin") == "argument"
         assert d == e, sfen
-    flawed = tsume.verify(MUSOU_038, solution="S*2e 1d2e 4f3e 3f3e N*4f 3e4f 7a3e+ 2c3e 1e2e 3d2c 2e3d 2c3d G*2d".split())
+    flawed = tsume.verify(MUSOU_038, solution=MUSOU_038_PUBLISHED.split())
     assert flawed.solution_is_answer is False and flawed.solution_note
+    classical = tsume.verify(MUSOU_038, hash_mb=16, convention="classical",
+                             solution=MUSOU_038_PUBLISHED)
+    assert classical.verdict == "sound" and classical.solution_is_answer is True
+    [longer] = [f for f in classical.findings if f.kind == "longer-side-line"]
+    assert (longer.japanese, longer.ply, longer.length, longer.main_length, longer.longer_by) == \
+        ("変長", 12, 4, 2, "every-looser-rule")
+    with pytest.raises(tsume.ParseError, match=r"unknown convention `edo` \(expected modern, classical\)"):
+        tsume.verify(MATE1, convention="edo")
     with pytest.raises(tsume.ParseError, match=r"solution move 2 \(`5a5b`\)"):
         tsume.verify(MATE1, solution="G*5b 5a5b")
     with pytest.raises(tsume.ParseError, match="odd and positive"):

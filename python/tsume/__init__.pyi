@@ -21,6 +21,7 @@ class ParseError(Error, ValueError):
 
 UselessRule = Literal["within-other-defences", "piece-unused", "checker-captures", "none"]
 DefenceChoice = Literal["longest", "empty-hand-first"]
+Convention = Literal["modern", "classical"]
 
 class SolveResult:
     """The answer to one problem: the fields of `tsume solve --format json`
@@ -149,8 +150,9 @@ class Finding:
     main_length: Optional[int]
     note: str
     longer_by: Optional[str]
-    """For a departure at a shorter given defence: by which rules the
-    longer defence outlasts it (`every-looser-rule`, `some-drops`, ...)."""
+    """For a departure at a shorter given defence, or a longer side line
+    by the classical convention: by which rules the longer defence
+    outlasts it (`every-looser-rule`, `some-drops`, ...)."""
     longer_leaves_pieces: bool
     """For such a departure: the longer defence leaves the attacker pieces
     in hand where the given one uses them up."""
@@ -183,6 +185,7 @@ def verify(
     threads: Optional[int] = None,
     useless_rule: UselessRule = "within-other-defences",
     defence: DefenceChoice = "longest",
+    convention: Convention = "modern",
     relaxed: bool = False,
     rest_to_defender: bool = False,
 ) -> VerifyReport:
@@ -190,7 +193,11 @@ def verify(
     no shorter mate, no pieces left, side lines. `solution` (USI moves, a
     string or a list) and `length` (odd) are the composer's; `nodes` is
     the limit of each search of an alternative (default 2,000,000);
-    `threads` search each answer verify reads, as `--threads`."""
+    `threads` search each answer verify reads, as `--threads`;
+    `convention="classical"` (`--convention classical`) accepts a given
+    defence shorter than another that is no interposition and outlasts it
+    however drops count: a minor `longer-side-line` (変長), the given line
+    staying the main line."""
 
 class Puzzle:
     """A generated puzzle: the fields of `tsume generate --json`."""

@@ -26,6 +26,7 @@ use tsume::core::{Position, UsiPositionError};
 use tsume::input;
 use tsume::solver::defence::DefenceChoice;
 use tsume::solver::interposition::UselessRule;
+use tsume::verify::Convention;
 
 /// A tsume-shogi (shogi mate problem) solver.
 ///
@@ -232,6 +233,11 @@ pub fn useless_rule(s: &str) -> Result<UselessRule, String> {
 /// `--defence`: one of the choices of defence, by name.
 pub fn defence_choice(s: &str) -> Result<DefenceChoice, String> {
     input::defence_choice(s)
+}
+
+/// `--convention`: one of verify's conventions, by name.
+pub fn convention(s: &str) -> Result<Convention, String> {
+    input::convention(s)
 }
 
 /// For an argument that is no position: when it names a file (one word

@@ -15,7 +15,9 @@ use tsume::input::{Line, LineReader, ProblemLine};
 use tsume::output::{VerifyRecord, finding_japanese, verdict_name};
 use tsume::record::notation::japanese_line;
 use tsume::solver::{Rules, Solver};
-use tsume::verify::{GivenSolution, Report, Verdict, VerifyOptions, verify};
+use tsume::verify::{
+    Convention, FindingKind, GivenSolution, Report, Verdict, VerifyOptions, verify,
+};
 
 use super::record::{is_record_path, read_record, rest_to_defender};
 use super::{CliError, progress, read_position};
@@ -113,6 +115,17 @@ pub struct Args {
     #[arg(long, value_name = "CHOICE", default_value_t = DefenceChoice::Longest,
           value_parser = super::Checked(super::defence_choice))]
     defence: DefenceChoice,
+
+    /// How a --solution whose defence is shorter than another is judged:
+    /// modern (today's rule: it departs from the longest defence, a flaw)
+    /// or classical (old works: where the longer defence is no
+    /// interposition and outlasts it even with no drop between checker and
+    /// king counted, it is a longer side line, longer-side-line 変長,
+    /// minor, and the given line stays the main line; a lead that depends
+    /// on which drops count still departs)
+    #[arg(long, value_name = "CONVENTION", default_value_t = Convention::Modern,
+          value_parser = super::Checked(super::convention))]
+    convention: Convention,
 
     /// Give the defender every piece that is neither on the board nor in
     /// the attacker's hand
@@ -332,6 +345,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
                 useless_rule: args.useless_rule,
                 defence: args.defence,
             },
+            convention: args.convention,
         };
         match verify(solver, &p.pos, &options) {
             Ok(report) => Verified::Report(Box::new((p, report))),
@@ -551,7 +565,24 @@ fn write_text(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
     writeln!(out, "sfen {}", p.pos)?;
     writeln!(out, "verdict {}", verdict_name(report.verdict))?;
     match &report.solution {
-        Some(GivenSolution::Answer) => writeln!(out, "the given solution is the answer")?,
+        Some(GivenSolution::Answer) => {
+            // By the classical convention, with the 変長 it accepts.
+            let longer: Vec<String> = report
+                .findings
+                .iter()
+                .filter(|f| f.kind == FindingKind::LongerSideLine && f.longer_by.is_some())
+                .map(|f| f.ply.to_string())
+                .collect();
+            if longer.is_empty() {
+                writeln!(out, "the given solution is the answer")?
+            } else {
+                writeln!(
+                    out,
+                    "the given solution is the answer by the classical convention (a longer side line, 変長, at move {})",
+                    longer.join(", ")
+                )?
+            }
+        }
         Some(GivenSolution::NotAnswer { reason }) => {
             writeln!(out, "the given solution is not the answer: {reason}")?
         }
@@ -580,7 +611,7 @@ fn write_text(out: &mut dyn Write, p: &Problem, report: &Report) -> Result<(), C
             out,
             "{} {} ({}) at move {}: {}",
             if f.kind.is_minor() { "minor" } else { "FLAW" },
-            f.kind.japanese(),
+            f.japanese(),
             f.kind.name(),
             f.ply,
             f.note

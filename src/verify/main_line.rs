@@ -11,9 +11,10 @@ use hashbrown::HashSet;
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position};
 use crate::solver::defence::DefenceChoice;
-use crate::solver::interposition::{DropInterpositions, UselessRule};
+use crate::solver::interposition::{DropInterpositions, UselessRule, interposition_squares};
 use crate::solver::{SolveError, Within};
 
+use super::solution::{CLASSICAL_DEPARTS, is_longer_side_line};
 use super::{Finding, FindingKind, Solved, Verifier, hand_text, reaches, replay};
 
 /// How far beyond the main line's plies left a node's tsume length is
@@ -96,6 +97,71 @@ impl Verifier<'_> {
         });
     }
 
+    /// By the classical convention, where the main line follows the given
+    /// defence `m` (at move `ply`, `left` plies) though the defence `e`
+    /// lasts longer (`len` plies, then `line`): 変長 when `e` is no
+    /// interposition and outlasts `m` by every rule that counts a piece
+    /// moved onto the line; otherwise the given solution departs there.
+    fn longer_than_given(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        e: Move,
+        line: &[Move],
+        (len, m, left): (u32, Move, u32),
+    ) -> Result<(), SolveError> {
+        let mut moves = vec![e];
+        moves.extend_from_slice(line);
+        let why = self.longer_defence_note(pos, &moves, left)?;
+        let by = why.as_ref().map(|w| w.1);
+        let (kind, mut note) = if by.is_some_and(is_longer_side_line) {
+            (
+                FindingKind::LongerSideLine,
+                format!(
+                    "{e} lasts {len}, longer than the main line's {m} ({left}): a longer side line (変長), which the classical convention accepts"
+                ),
+            )
+        } else if by.is_none() && !interposition_squares(pos).contains(e.to()) {
+            let note = format!(
+                "{e} lasts {len}, longer than the main line's {m} ({left}): whether it outlasts {m} by every rule that counts a piece moved onto the line (a longer side line the classical convention accepts) was not decided within the limits"
+            );
+            self.unchecked(ply, e, &note);
+            return Ok(());
+        } else {
+            (
+                FindingKind::DepartsFromSolution,
+                format!("the given defence lasts {left}, but {e} lasts {len}"),
+            )
+        };
+        if let Some((why, _)) = &why {
+            note.push_str("; ");
+            note.push_str(why);
+        }
+        if kind == FindingKind::DepartsFromSolution {
+            note.push_str("; ");
+            note.push_str(CLASSICAL_DEPARTS);
+            // As a departure found by comparing: the given move, its
+            // length, the longer one's.
+            moves = vec![m];
+        }
+        let (length, main_length) = if kind == FindingKind::DepartsFromSolution {
+            (left, len)
+        } else {
+            (len, left)
+        };
+        self.findings.push(Finding {
+            kind,
+            ply,
+            longer_by: by,
+            longer_leaves_pieces: false,
+            moves,
+            length: Some(length),
+            main_length: Some(main_length),
+            note,
+        });
+        Ok(())
+    }
+
     /// 余詰, 駒余り, 変同 and 変化別詰 along the main line.
     pub(super) fn walk_main_line(
         &mut self,
@@ -108,6 +174,14 @@ impl Verifier<'_> {
         // later ply is no alternative solution.
         let (keys, end) = replay(root, main);
         let final_hand = end.hand(attacker);
+        // Plies to mate from each ply by tsume counting: up to where the
+        // line follows a shorter given defence (by the classical
+        // convention), then through the longer defence there.
+        let tsume_left = |i: usize| match self.longer_at.iter().find(|a| a.0 > i) {
+            Some(&(ply, _, longer)) => (ply - i) as u32 + longer,
+            None => n - i as u32,
+        };
+        let lefts: Vec<u32> = (0..main.len()).map(tsume_left).collect();
         let mut pos = root.clone();
         for (i, &m) in main.iter().enumerate() {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -119,7 +193,7 @@ impl Verifier<'_> {
                 );
                 break;
             }
-            let left = n - i as u32;
+            let left = lefts[i];
             let later: HashSet<u64> = keys[i + 1..].iter().copied().collect();
             if pos.side_to_move() == attacker {
                 for &c in check_moves(&pos).iter() {
@@ -201,10 +275,15 @@ impl Verifier<'_> {
                 let drops = DropInterpositions::of(&pos);
                 let evasions = evasion_moves(&pos);
                 let judges_drops = evasions.iter().any(|&e| e != m && drops.contains(e));
+                // By the classical convention the line may follow a given
+                // defence shorter than `longer` (reported already).
+                let longer = self.longer_at.iter().find(|a| a.0 == i).map(|a| a.1);
                 // By 定義1 (checker-captures) the base plays no part.
                 let base = if !judges_drops
                     || self.options.rules.useless_rule == UselessRule::CheckerCaptures
-                    || (!drops.contains(m) && self.options.rules.defence == DefenceChoice::Longest)
+                    || (!drops.contains(m)
+                        && self.options.rules.defence == DefenceChoice::Longest
+                        && longer.is_none())
                 {
                     left
                 } else {
@@ -212,7 +291,7 @@ impl Verifier<'_> {
                     self.drop_base(&pos, drops, tsume_left)?
                 };
                 for &e in evasions.iter() {
-                    if e == m {
+                    if e == m || Some(e) == longer {
                         continue;
                     }
                     match self.solver.is_useless_interposition(
@@ -263,12 +342,13 @@ impl Verifier<'_> {
                     };
                     let old_convention =
                         self.options.rules.defence == DefenceChoice::EmptyHandFirst;
-                    let len = if exact && (old_convention || !same_length) {
+                    let len = if exact && (old_convention || longer.is_some() || !same_length) {
                         // By the old convention a side line's length is its
                         // own line's, which may differ from the tsume
-                        // length either way.
+                        // length either way; where the main line follows a
+                        // shorter given defence, a side line may be longer.
                         line.len() as u32 + 1
-                    } else if same_length {
+                    } else if same_length && longer.is_none() {
                         left
                     } else {
                         // Shorter than the main line, by how much not known:
@@ -281,10 +361,15 @@ impl Verifier<'_> {
                         continue;
                     };
                     if len > left {
-                        // Only by the old convention: the line leaves the
+                        // By the old convention the line leaves the
                         // attacker pieces in hand (else the main line
-                        // would follow it).
+                        // would follow it), unless the main line follows
+                        // a shorter given defence here.
                         let hand = replay(&after, &line).1.hand(attacker);
+                        if longer.is_some() && (!old_convention || hand.is_empty()) {
+                            self.longer_than_given(&pos, i + 1, e, &line, (len, m, left))?;
+                            continue;
+                        }
                         let note = format!(
                             "{e} lasts {len}, longer than the main line's {m} ({left}), but ends with the attacker holding {}: a side line by the old convention",
                             hand_text(hand)

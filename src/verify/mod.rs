@@ -32,7 +32,10 @@
 //! - with a solution or a length given: a shorter mate is 早詰
 //!   ([`FindingKind::ShorterMate`]), and the first move where the given
 //!   solution leaves the main line is reported with the reason
-//!   ([`FindingKind::DepartsFromSolution`]).
+//!   ([`FindingKind::DepartsFromSolution`]). By [`Convention::Classical`]
+//!   a given defence shorter than a plain longer one (変長) is no
+//!   departure: the longer one is a [`FindingKind::LongerSideLine`] and
+//!   the walk above follows the given line.
 //!
 //! The main line's search runs until its answer is proven (see
 //! [`Solver::solve`]) unless [`VerifyOptions::main_nodes`] or the time bounds
@@ -98,6 +101,85 @@ pub struct VerifyOptions {
     ///
     /// [`DefenceChoice::EmptyHandFirst`]: crate::solver::DefenceChoice::EmptyHandFirst
     pub rules: Rules,
+    /// Whether a given solution may follow a shorter defence (see
+    /// [`Convention`]).
+    pub convention: Convention,
+}
+
+/// How a given solution whose defence is shorter than another is judged
+/// (`--convention`).
+///
+/// ```
+/// use tsume::verify::Convention;
+/// assert_eq!(Convention::default(), Convention::Modern);
+/// assert_eq!("classical".parse(), Ok(Convention::Classical));
+/// assert_eq!(Convention::Classical.to_string(), "classical");
+/// assert!("edo".parse::<Convention>().is_err());
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Convention {
+    /// Today's rule: the main line is the longest defence, and a given
+    /// solution that follows a shorter one departs from it (a flaw).
+    #[default]
+    Modern,
+    /// The convention of classical works: where the given solution's
+    /// defence is shorter than a defence that is no interposition and
+    /// outlasts it by every rule that counts a piece moved onto the line
+    /// ([`LongerBy::EveryLooserRule`], [`LongerBy::RulesCountingMovedPieces`]),
+    /// that defence is a longer side line (変長, [`FindingKind::LongerSideLine`],
+    /// minor) and the given line stays the main line. A lead that depends
+    /// on which drops count, or a longer interposition, still departs.
+    /// Without a given solution nothing changes (the main line is the
+    /// longest defence).
+    Classical,
+}
+
+impl Convention {
+    /// Every convention, the default first.
+    pub const ALL: [Convention; 2] = [Convention::Modern, Convention::Classical];
+
+    /// A name for machine-readable output and command lines (what
+    /// [`Display`](std::fmt::Display) writes and [`FromStr`](std::str::FromStr)
+    /// reads).
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Modern => "modern",
+            Convention::Classical => "classical",
+        }
+    }
+}
+
+impl std::fmt::Display for Convention {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`Convention`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownConvention(pub String);
+
+impl std::fmt::Display for UnknownConvention {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown convention '{}' (expected modern or classical)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownConvention {}
+
+impl std::str::FromStr for Convention {
+    type Err = UnknownConvention;
+
+    fn from_str(s: &str) -> Result<Convention, UnknownConvention> {
+        Convention::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| UnknownConvention(s.to_string()))
+    }
 }
 
 impl Default for VerifyOptions {
@@ -109,6 +191,7 @@ impl Default for VerifyOptions {
             main_nodes: None,
             time: None,
             rules: Rules::default(),
+            convention: Convention::default(),
         }
     }
 }
@@ -138,6 +221,14 @@ struct Verifier<'s> {
     deadline: Option<Instant>,
     nodes: u64,
     findings: Vec<Finding>,
+    /// By [`Convention::Classical`], in order: the plies (0-based) where
+    /// the line walked follows a given defence shorter than another, that
+    /// other defence (already reported as 変長) and its plies.
+    longer_at: Vec<(usize, Move, u32)>,
+    /// Whether the given solution was left unjudged: by
+    /// [`Convention::Classical`], whether a longer defence makes it depart
+    /// was not decided within the limits.
+    solution_undecided: bool,
 }
 
 /// `1 ply`, `3 plies`.
@@ -162,6 +253,8 @@ pub fn verify(
         deadline: options.time.map(|t| start + t),
         nodes: 0,
         findings: Vec::new(),
+        longer_at: Vec::new(),
+        solution_undecided: false,
     };
     // The main line runs until proven unless told otherwise.
     let main = v.solve_within(pos, false, options.main_nodes)?;
@@ -200,8 +293,11 @@ pub fn verify(
             return Ok(report);
         }
     };
+    let mut main_line = main_line;
     if exact {
-        v.compare_with_given(pos, &main_line)?;
+        // By the classical convention the line walked may follow the
+        // given solution's shorter defences.
+        main_line = v.compare_with_given(pos, &main_line)?;
         v.walk_main_line(pos, &main_line)?;
     } else if let Some(&first) = main_line.first() {
         // Alternatives and the given solution are judged against the moves
@@ -230,7 +326,7 @@ pub fn verify(
         nodes: v.nodes,
         elapsed: start.elapsed(),
     };
-    if exact && options.solution.is_some() {
+    if exact && options.solution.is_some() && !v.solution_undecided {
         report.solution = Some(report.judge_solution());
     }
     Ok(report)

@@ -26,12 +26,21 @@ pub enum FindingKind {
     SideLineAlternative,
     /// 変同: a side line as long as the main line (minor).
     SameLengthSideLine,
-    /// 変長駒余り: by [`DefenceChoice::EmptyHandFirst`] only, a side line
-    /// longer than the main line that leaves the attacker pieces in hand
-    /// (minor: the convention asked for accepts it; by today's rule the
-    /// main line would follow it).
+    /// A side line longer than the main line (minor: the convention asked
+    /// for accepts it; by today's rule the main line would follow it).
+    /// Two cases:
+    ///
+    /// - 変長駒余り: by [`DefenceChoice::EmptyHandFirst`], a side line that
+    ///   leaves the attacker pieces in hand ([`Finding::longer_by`] `None`).
+    /// - 変長: by [`Convention::Classical`], where the main line follows
+    ///   the given solution's shorter defence, a longer defence that is no
+    ///   interposition and outlasts it by every rule that counts a piece
+    ///   moved onto the line ([`Finding::longer_by`] says which).
+    ///
+    /// [`Finding::japanese`] names the case.
     ///
     /// [`DefenceChoice::EmptyHandFirst`]: crate::solver::DefenceChoice::EmptyHandFirst
+    /// [`Convention::Classical`]: super::Convention::Classical
     LongerSideLine,
     /// 不詰: no mate at all.
     NoMate,
@@ -55,7 +64,8 @@ impl FindingKind {
         )
     }
 
-    /// The tsume-shogi term.
+    /// The tsume-shogi term (for [`FindingKind::LongerSideLine`], the old
+    /// convention's 変長駒余り; [`Finding::japanese`] names each case).
     pub fn japanese(self) -> &'static str {
         match self {
             FindingKind::AlternativeMate => "余詰",
@@ -92,7 +102,8 @@ impl FindingKind {
 
 /// By which rules for useless interpositions a defence outlasts the given
 /// one (a [`FindingKind::DepartsFromSolution`] for a shorter given
-/// defence): this crate's, looser ones too, or only some.
+/// defence, or a [`FindingKind::LongerSideLine`] by the classical
+/// convention): this crate's, looser ones too, or only some.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum LongerBy {
     /// Even with no interposition counted at all: by this crate's rule and
@@ -160,16 +171,31 @@ pub struct Finding {
     pub main_length: Option<u32>,
     /// What happened, in words.
     pub note: String,
-    /// For a given defence shorter than the main line's: by which rules
-    /// the main line's defence is the longer (`None` when not judged).
+    /// For a given defence shorter than another (a departure, or by the
+    /// classical convention a longer side line): by which rules the other
+    /// defence is the longer (`None` when not judged).
     pub longer_by: Option<LongerBy>,
-    /// For a given defence shorter than the main line's: the main line's
-    /// defence leaves the attacker pieces in hand at the end of its line,
+    /// For a given defence shorter than the main line's (or, by the
+    /// classical convention, than a longer side line's): that defence
+    /// leaves the attacker pieces in hand at the end of its line,
     /// where the given one uses them up, so the given defence is the one
     /// the old convention plays ([`DefenceChoice::EmptyHandFirst`], 変長駒余り).
     ///
     /// [`DefenceChoice::EmptyHandFirst`]: crate::solver::DefenceChoice::EmptyHandFirst
     pub longer_leaves_pieces: bool,
+}
+
+impl Finding {
+    /// The tsume-shogi term for this finding: its kind's, but 変長 for a
+    /// [`FindingKind::LongerSideLine`] by the classical convention (one
+    /// with [`longer_by`](Finding::longer_by)).
+    pub fn japanese(&self) -> &'static str {
+        if self.kind == FindingKind::LongerSideLine && self.longer_by.is_some() {
+            "変長"
+        } else {
+            self.kind.japanese()
+        }
+    }
 }
 
 /// The result of a verification.

@@ -10,15 +10,38 @@ use crate::solver::interposition::{
 };
 use crate::solver::{Outcome, SolveError, Within};
 
-use super::{Finding, FindingKind, LongerBy, Solved, Verifier, hand_text, plies, replay};
+use super::{
+    Convention, Finding, FindingKind, LongerBy, Solved, Verifier, hand_text, plies, replay,
+};
+
+/// What a departure at a shorter given defence adds by the classical
+/// convention, where the longer defence is no 変長 it accepts.
+pub(super) const CLASSICAL_DEPARTS: &str = "the classical convention accepts a longer side line (変長) only where the longer defence is no interposition and outlasts the given one by every rule that counts a piece moved onto the line, so the given solution departs here";
+
+/// Whether a longer defence outlasting a given one by `by` is a longer side
+/// line by [`Convention::Classical`] (its lead holds with no drop between
+/// checker and king counted).
+pub(super) fn is_longer_side_line(by: LongerBy) -> bool {
+    matches!(
+        by,
+        LongerBy::EveryLooserRule | LongerBy::RulesCountingMovedPieces
+    )
+}
 
 impl Verifier<'_> {
-    /// 早詰 and the first departure of the given solution.
+    /// 早詰 and the first departure of the given solution; the line to walk.
+    ///
+    /// By [`Convention::Classical`] a given defence shorter than a defence
+    /// that is no interposition and outlasts it by every rule that counts a
+    /// piece moved onto the line is no departure: that defence is reported
+    /// as a longer side line (変長), its ply noted in `longer_at`, and the
+    /// line walked follows the given solution there (the main line's
+    /// answer after it). Otherwise the line walked is `main`.
     pub(super) fn compare_with_given(
         &mut self,
         root: &Position,
         main: &[Move],
-    ) -> Result<(), SolveError> {
+    ) -> Result<Vec<Move>, SolveError> {
         let n = main.len() as u32;
         let intended = self
             .options
@@ -41,14 +64,19 @@ impl Verifier<'_> {
             });
         }
         let Some(given) = self.options.solution.clone() else {
-            return Ok(());
+            return Ok(main.to_vec());
         };
+        let classical = self.options.convention == Convention::Classical;
         let attacker = root.side_to_move();
         let mut pos = root.clone();
         // The line compared with: the main line, switched to the given
         // moves where they are as good (an equally short mate, an equally
-        // long defence), followed by the answer from there.
+        // long defence) or, by the classical convention, where a longer
+        // defence is 変長, followed by the answer from there.
         let mut line = main.to_vec();
+        // The 変長 accepted, reported before a departure.
+        let mut accepted: Vec<Finding> = Vec::new();
+        let mut departure = None;
         let mut i = 0;
         while i < given.len().min(line.len()) {
             let (g, m) = (given[i], line[i]);
@@ -69,26 +97,68 @@ impl Verifier<'_> {
                                 Some(len),
                             )
                         } else if !attacking && len < left {
-                            let mut note =
-                                format!("the given defence lasts {len}, but {m} lasts {left}");
-                            let why = match self.counted_drop_note(&pos, &line[i..])? {
-                                Some(why) => Some(why),
-                                None => self.every_rule_note(&pos, m, len)?,
-                            };
-                            if let Some((why, by)) = why {
-                                note.push_str("; ");
-                                note.push_str(&why);
-                                longer_by = Some(by);
-                            }
+                            let why = self.longer_defence_note(&pos, &line[i..], len)?;
+                            let mut pieces_note = None;
                             if !main_hand.is_empty() && given_hand.is_empty() {
                                 // The main line's end is one line; another
                                 // after m may use every piece.
                                 if let Some(why) = self.old_convention_note(&pos, m, attacker)? {
                                     longer_leaves_pieces = why.0;
-                                    note.push_str("; ");
-                                    note.push_str(&why.1);
+                                    pieces_note = Some(why.1);
                                 }
                             }
+                            let interposition = interposition_squares(&pos).contains(m.to());
+                            let by = why.as_ref().map(|w| w.1);
+                            if classical && by.is_some_and(is_longer_side_line) {
+                                let mut note = format!(
+                                    "{m} lasts {left}, longer than the given {g} ({len}): a longer side line (変長), which the classical convention accepts, so the given line stays the main line"
+                                );
+                                for part in why.iter().map(|w| &w.0).chain(pieces_note.iter()) {
+                                    note.push_str("; ");
+                                    note.push_str(part);
+                                }
+                                self.longer_at.push((i, m, left));
+                                accepted.push(Finding {
+                                    kind: FindingKind::LongerSideLine,
+                                    ply: i + 1,
+                                    longer_by: by,
+                                    longer_leaves_pieces,
+                                    moves: line[i..].to_vec(),
+                                    length: Some(left),
+                                    main_length: Some(len),
+                                    note,
+                                });
+                                // Follow the given defence.
+                                line.truncate(i);
+                                line.push(g);
+                                line.extend(rest);
+                                pos.do_move(g);
+                                i += 1;
+                                continue;
+                            }
+                            if classical && by.is_none() && !interposition {
+                                // 変長 or a departure: not decided.
+                                self.unchecked(
+                                    i + 1,
+                                    m,
+                                    &format!(
+                                        "the given defence {g} lasts {len}, but {m} lasts {left}: whether {m} outlasts it by every rule that counts a piece moved onto the line (a longer side line the classical convention accepts) was not decided within the limits"
+                                    ),
+                                );
+                                self.solution_undecided = true;
+                                break;
+                            }
+                            let mut note =
+                                format!("the given defence lasts {len}, but {m} lasts {left}");
+                            for part in why.iter().map(|w| &w.0).chain(pieces_note.iter()) {
+                                note.push_str("; ");
+                                note.push_str(part);
+                            }
+                            if classical {
+                                note.push_str("; ");
+                                note.push_str(CLASSICAL_DEPARTS);
+                            }
+                            longer_by = by;
                             (note, Some(len))
                         } else if !attacking
                             && len > left
@@ -124,7 +194,7 @@ impl Verifier<'_> {
                         None,
                     ),
                 };
-                self.findings.push(Finding {
+                departure = Some(Finding {
                     kind: FindingKind::DepartsFromSolution,
                     ply: i + 1,
                     longer_by,
@@ -134,12 +204,15 @@ impl Verifier<'_> {
                     main_length: Some(left),
                     note,
                 });
-                return Ok(());
+                break;
             }
             pos.do_move(m);
             i += 1;
         }
-        if given.len() != line.len() {
+        self.findings.extend(accepted);
+        if let Some(departure) = departure {
+            self.findings.push(departure);
+        } else if !self.solution_undecided && given.len() != line.len() {
             let i = given.len().min(line.len());
             self.findings.push(Finding {
                 kind: FindingKind::DepartsFromSolution,
@@ -156,7 +229,29 @@ impl Verifier<'_> {
                 ),
             });
         }
-        Ok(())
+        Ok(if self.longer_at.is_empty() {
+            main.to_vec()
+        } else {
+            line
+        })
+    }
+
+    /// Why the defence `longer[0]` at `pos`, whose line (the tsume answer)
+    /// is `longer`, outlasts a given defence of `given` plies, and by which
+    /// rules: [`counted_drop_note`](Self::counted_drop_note) for a drop
+    /// between checker and king, else
+    /// [`every_rule_note`](Self::every_rule_note); `None` when not judged
+    /// (an interposition the first does not judge, or a limit).
+    pub(super) fn longer_defence_note(
+        &mut self,
+        pos: &Position,
+        longer: &[Move],
+        given: u32,
+    ) -> Result<Option<(String, LongerBy)>, SolveError> {
+        match self.counted_drop_note(pos, longer)? {
+            Some(why) => Ok(Some(why)),
+            None => self.every_rule_note(pos, longer[0], given),
+        }
     }
 
     /// Whether the old convention ([`DefenceChoice::EmptyHandFirst`])
