@@ -784,3 +784,38 @@ fn a_longer_defence_whose_line_can_use_every_piece_is_not_excused_by_the_old_con
         d.note
     );
 }
+
+/// A given move whose search a limit stops is not known to depart: the
+/// report says it went unchecked (verdict unknown, the solution not
+/// judged), never that the solution departs. 将棋無双 第55番 given N*8h,
+/// a check that is not the answer's first move: with 2 nodes a search
+/// cannot tell whether it mates within the plies left.
+#[test]
+fn a_given_move_not_decided_within_the_limits_is_unchecked_not_a_departure() {
+    let (pos, published) = musou_published("055");
+    let given = moves(&pos.to_string(), "N*8h");
+    assert_ne!(given[0], published[0]);
+    let options = |nodes_per_search| VerifyOptions {
+        solution: Some(given.clone()),
+        nodes_per_search,
+        ..VerifyOptions::default()
+    };
+    let decided = run_with(&pos, &options(VerifyOptions::default().nodes_per_search));
+    assert_eq!(departure("055", &decided).ply, 1);
+
+    let r = run_with(&pos, &options(2));
+    assert!(r.exact, "{:?}", kinds(&r));
+    assert_none_of(&r, FindingKind::DepartsFromSolution);
+    let unchecked = r
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::Unchecked && f.moves == given)
+        .unwrap_or_else(|| panic!("{:?}", kinds(&r)));
+    assert_eq!(unchecked.ply, 1);
+    assert_eq!(r.verdict, Verdict::Unknown);
+    assert_eq!(r.solution, None);
+}
+
+fn run_with(pos: &Position, options: &VerifyOptions) -> Report {
+    verify(&mut Solver::new(64), pos, options).unwrap()
+}

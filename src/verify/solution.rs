@@ -189,10 +189,16 @@ impl Verifier<'_> {
                     Solved::NoMate => {
                         ("after the given defence there is no mate".to_string(), None)
                     }
-                    Solved::Unknown => (
-                        "the given move was not decided within the limits".to_string(),
-                        None,
-                    ),
+                    Solved::Unknown => {
+                        // Not known to depart: unjudged, not a flaw.
+                        self.unchecked(
+                            i + 1,
+                            g,
+                            "the given move was not decided within the limits: whether the solution departs here is not known",
+                        );
+                        self.solution_undecided = true;
+                        break;
+                    }
                 };
                 departure = Some(Finding {
                     kind: FindingKind::DepartsFromSolution,
