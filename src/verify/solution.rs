@@ -129,10 +129,7 @@ impl Verifier<'_> {
                                     note,
                                 });
                                 // Follow the given defence.
-                                line.truncate(i);
-                                line.push(g);
-                                line.extend(rest);
-                                pos.do_move(g);
+                                follow_given(&mut line, &mut pos, i, g, rest);
                                 i += 1;
                                 continue;
                             }
@@ -175,10 +172,7 @@ impl Verifier<'_> {
                             // As good: an alternative solution or 変同,
                             // reported along the main line. Follow the
                             // given move.
-                            line.truncate(i);
-                            line.push(g);
-                            line.extend(rest);
-                            pos.do_move(g);
+                            follow_given(&mut line, &mut pos, i, g, rest);
                             i += 1;
                             continue;
                         }
@@ -441,4 +435,13 @@ impl Verifier<'_> {
         };
         Ok(Some(what))
     }
+}
+
+/// The line compared with, switched at ply `i` to the given move `g` and
+/// the answer `rest` after it; `pos` moves on with it.
+fn follow_given(line: &mut Vec<Move>, pos: &mut Position, i: usize, g: Move, rest: Vec<Move>) {
+    line.truncate(i);
+    line.push(g);
+    line.extend(rest);
+    pos.do_move(g);
 }
