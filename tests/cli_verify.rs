@@ -166,6 +166,64 @@ fn the_length_must_be_odd_and_positive() {
     assert_eq!(records(&out)[0]["findings"][0]["kind"], "shorter-mate");
 }
 
+/// A length shorter than the answer: some defence outlasts the intended
+/// line, so the problem is not as given (a departure, a flaw). By the
+/// classical convention that defence may be 変長, which only the solution
+/// tells: unchecked, the verdict unknown. The answer's own length: sound.
+#[test]
+fn a_length_shorter_than_the_answer_is_a_departure() {
+    let p = "9/4k4/9/4S4/9/9/9/9/9 b GS2r2b3g2s4n4l18p 1";
+    let kinds = |r: &Value| -> Vec<String> {
+        r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let out = verify(&[p, "--length", "1", "--json"], None);
+    assert_eq!(out.status.code(), Some(3));
+    let r = &records(&out)[0];
+    assert_eq!(r["verdict"], "flawed");
+    assert_eq!(r["length"], 3);
+    let f = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "departs-from-solution")
+        .unwrap_or_else(|| panic!("{:?}", kinds(r)));
+    assert_eq!(
+        (&f["length"], &f["main_length"]),
+        (&Value::from(3), &Value::from(1))
+    );
+    assert!(
+        f["note"]
+            .as_str()
+            .unwrap()
+            .contains("more than the 1 given")
+    );
+
+    let out = verify(
+        &[p, "--length", "1", "--json", "--convention", "classical"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let r = &records(&out)[0];
+    assert_eq!(r["verdict"], "unknown");
+    assert!(
+        kinds(r).contains(&"unchecked".to_string()),
+        "{:?}",
+        kinds(r)
+    );
+    assert!(!kinds(r).contains(&"departs-from-solution".to_string()));
+
+    let out = verify(&[p, "--length", "3", "--json"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let r = &records(&out)[0];
+    assert_eq!(r["verdict"], "sound");
+    assert!(!kinds(r).contains(&"departs-from-solution".to_string()));
+}
+
 /// A given solution that a shorter mate beats is "not the answer", with
 /// the reason; the answer itself is "the answer".
 #[test]

@@ -52,21 +52,22 @@ impl Verifier<'_> {
         if let Some(intended) = intended
             && n < intended
         {
-            self.findings.push(Finding {
-                kind: FindingKind::ShorterMate,
-                ply: 1,
-                longer_by: None,
-                longer_leaves_pieces: false,
-                moves: main.to_vec(),
-                length: Some(n),
-                main_length: Some(intended),
-                note: format!("mate in {n}, shorter than the intended {intended}"),
-            });
+            self.findings.push(against_length(
+                FindingKind::ShorterMate,
+                main,
+                intended,
+                format!("mate in {n}, shorter than the intended {intended}"),
+            ));
         }
+        let classical = self.options.convention == Convention::Classical;
         let Some(given) = self.options.solution.clone() else {
+            if let Some(intended) = self.options.length
+                && n > intended
+            {
+                self.answer_longer_than_length(main, intended, classical);
+            }
             return Ok(main.to_vec());
         };
-        let classical = self.options.convention == Convention::Classical;
         let attacker = root.side_to_move();
         let mut pos = root.clone();
         // The line compared with: the main line, switched to the given
@@ -234,6 +235,31 @@ impl Verifier<'_> {
         } else {
             line
         })
+    }
+
+    /// With only a length given, `intended`, and the answer `main` longer:
+    /// some defence outlasts the intended line, so the problem is not as
+    /// given (a departure). By the classical convention that defence may be
+    /// 変長, which only the solution would tell: unchecked.
+    fn answer_longer_than_length(&mut self, main: &[Move], intended: u32, classical: bool) {
+        let note = format!(
+            "the answer has {}, more than the {intended} given: a defence lasts longer than the intended line (give the solution to see where)",
+            plies(main.len())
+        );
+        if classical {
+            self.unchecked(
+                1,
+                main[0],
+                &format!("{note}; by the classical convention it may be a longer side line (変長)"),
+            );
+            return;
+        }
+        self.findings.push(against_length(
+            FindingKind::DepartsFromSolution,
+            main,
+            intended,
+            note,
+        ));
     }
 
     /// Why the defence `longer[0]` at `pos`, whose line (the tsume answer)
@@ -434,6 +460,21 @@ impl Verifier<'_> {
             _ => return Ok(None),
         };
         Ok(Some(what))
+    }
+}
+
+/// A finding of `kind` on the whole answer `main` against the length
+/// `intended` (given, or the given solution's).
+fn against_length(kind: FindingKind, main: &[Move], intended: u32, note: String) -> Finding {
+    Finding {
+        kind,
+        ply: 1,
+        longer_by: None,
+        longer_leaves_pieces: false,
+        moves: main.to_vec(),
+        length: Some(main.len() as u32),
+        main_length: Some(intended),
+        note,
     }
 }
 
