@@ -50,6 +50,18 @@ const DESCENT_AFTER_PROOF_SHARE: u64 = 16;
 /// and ask the bounds under the mate known (see [`TsumeSearch::shortest`]).
 const TOP_DOWN_MIN_NODES: u64 = 1_000_000;
 
+/// Under a mate known this short, or shorter, the search turns round once
+/// a bound from below takes [`SHORT_TOP_DOWN_MIN_NODES`]: the mate known
+/// is near the answer, and the bounds under it settle in a few searches,
+/// where climbing to it disproves every bound on the way, each costing a
+/// few times the one before (`docs/measurements.md`). The cheap bounds
+/// from below come first, so that a search stopped by a limit still knows
+/// how long the mate is at least.
+const TOP_DOWN_MAX_PLIES: u32 = 33;
+
+/// See [`TOP_DOWN_MAX_PLIES`].
+const SHORT_TOP_DOWN_MIN_NODES: u64 = 1_000;
+
 impl TsumeSearch<'_, '_> {
     /// The tsume length of `pos` (on the line), known to be mated within
     /// `upper`: searches with bounds growing by two from the least until
@@ -71,8 +83,9 @@ impl TsumeSearch<'_, '_> {
     /// taken [`TOP_DOWN_MIN_NODES`], the search turns round
     /// ([`shortest_from_above`](Self::shortest_from_above)): the bounds
     /// below it stay disproven, and the answer is found from the mate
-    /// known downwards. Problems whose bounds from below stay small (all
-    /// the short ones) never turn.
+    /// known downwards. Problems whose bounds from below stay small never
+    /// turn; under a mate known of at most [`TOP_DOWN_MAX_PLIES`] plies the
+    /// turn comes at [`SHORT_TOP_DOWN_MIN_NODES`].
     ///
     /// First `upper` is lowered to the shortest plain mate found
     /// ([`plain_least`](Self::plain_least)): the bounds stop there.
@@ -144,7 +157,12 @@ impl TsumeSearch<'_, '_> {
                     eprintln!("PHASE descent {}", self.search.nodes - n0);
                 }
             }
-            if last_search >= TOP_DOWN_MIN_NODES {
+            let turn_at = if upper <= TOP_DOWN_MAX_PLIES {
+                SHORT_TOP_DOWN_MIN_NODES
+            } else {
+                TOP_DOWN_MIN_NODES
+            };
+            if last_search >= turn_at {
                 return self.shortest_from_above(pos, upper, b);
             }
         }
