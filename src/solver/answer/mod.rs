@@ -20,9 +20,9 @@
 //! then settled for every bound, where under a bound its refutation would
 //! be searched again, and deeper, each time.
 //! The root's length is the first bound, growing by two, under which the
-//! search proves a mate (or, once a bound from below has grown costly, the
-//! last bound shrinking by two from the mate known under which it still
-//! does);
+//! search proves a mate (or, once a bound from below has grown costly,
+//! sooner under a short mate known, the last bound shrinking by two from
+//! the mate known under which it still does);
 //! then the line is read down with exact lengths: at the attacker's turn
 //! the check of the node's proof within the length left (the node is
 //! proven again when the table has lost it), at the defender's turn a
