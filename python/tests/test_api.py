@@ -39,7 +39,10 @@ def test_every_field_is_the_cli_json(cli_json):
     expected = cli_json("solve", "--hash", "16", "--format", "json", "--nodes", "100000", MUSOU_050)
     [r] = tsume.solve_many([MUSOU_050], hash_mb=16, nodes=100000)
     assert without_millis(r.to_dict()) == without_millis(expected[0])
-    assert (r.at_least, r.at_most, r.exact) == (17, 27, False)
+    # Its answer is 21: the bounds bracket it and are not yet closed.
+    assert not r.exact
+    assert r.at_least is not None and r.at_most is not None
+    assert r.at_least <= 21 <= r.at_most and r.at_least < r.at_most
     seen = {"at_least", "at_most"}
     for args, kwargs in cases:
         expected = cli_json("solve", "--hash", "16", "--format", "json", *args, *problems)
