@@ -3,7 +3,7 @@
 //! interpositions by moving a piece or dropping one.
 
 use crate::core::attacks;
-use crate::core::{Bitboard, Move, PieceKind, Position};
+use crate::core::{Bitboard, Move, PieceKind, Position, Square};
 
 use super::MoveList;
 use super::legal::{drop_ok, emit_piece, generate_drops, generate_piece_moves, pawn_files};
@@ -20,12 +20,8 @@ pub(super) fn evasions<S: Sink>(pos: &Position, s: &mut S) {
     debug_assert!(pos.in_check());
     let us = pos.side;
     let ok = pos.kings[us.index()].expect("in check means a king");
-    let occ = pos.occupied() ^ Bitboard::from_square(ok);
-    let attackers = pos.attackers(!us);
-    for to in attacks::king(ok) & !pos.by_color[us.index()] {
-        if !attackers.attack(to, occ) {
-            s.one(Move::new(ok, to, false));
-        }
+    for to in king_steps(pos, ok) {
+        s.one(Move::new(ok, to, false));
     }
     if pos.checkers.more_than_one() {
         return;
@@ -50,19 +46,23 @@ pub(super) fn evasions<S: Sink>(pos: &Position, s: &mut S) {
     }
 }
 
-/// The number of legal king moves of the side to move, which must be in
-/// check: the king moves [`generate_evasions`] gives.
-pub fn count_king_evasions(pos: &Position) -> u32 {
+/// The squares the king of the side to move, on `ok` and in check, may
+/// step to: not its own pieces', attacked by none of the other side's with
+/// the king gone from `ok` (a slider's line through it goes on).
+#[inline(always)]
+fn king_steps(pos: &Position, ok: Square) -> impl Iterator<Item = Square> {
     let us = pos.side;
-    let Some(ok) = pos.kings[us.index()] else {
-        return 0;
-    };
     let occ = pos.occupied() ^ Bitboard::from_square(ok);
     let attackers = pos.attackers(!us);
     (attacks::king(ok) & !pos.by_color[us.index()])
         .into_iter()
-        .filter(|&to| !attackers.attack(to, occ))
-        .count() as u32
+        .filter(move |&to| !attackers.attack(to, occ))
+}
+
+/// The number of legal king moves of the side to move, which must be in
+/// check: the king moves [`generate_evasions`] gives.
+pub fn count_king_evasions(pos: &Position) -> u32 {
+    pos.kings[pos.side.index()].map_or(0, |ok| king_steps(pos, ok).count() as u32)
 }
 
 /// Whether the side to move, which must be in check, has a legal move.
@@ -72,17 +72,13 @@ pub(crate) fn has_evasion(pos: &Position) -> bool {
     let Some(ok) = pos.kings[us.index()] else {
         return true;
     };
-    let occ = pos.occupied();
-    let occ_no_king = occ ^ Bitboard::from_square(ok);
-    let attackers = pos.attackers(them);
-    for to in attacks::king(ok) & !pos.by_color[us.index()] {
-        if !attackers.attack(to, occ_no_king) {
-            return true;
-        }
+    if king_steps(pos, ok).next().is_some() {
+        return true;
     }
     if pos.checkers.more_than_one() {
         return false;
     }
+    let occ = pos.occupied();
     let checker = pos.checkers.lsb_unchecked();
     let between = attacks::between(ok, checker);
     let pinned = pos.pinned();
