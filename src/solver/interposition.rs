@@ -116,7 +116,7 @@ use std::str::FromStr;
 
 use crate::core::attacks::between;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
-use crate::core::{Bitboard, Move, PieceKind, Position};
+use crate::core::{Bitboard, Move, PieceKind, Position, Square};
 
 /// The squares where the side to move could interpose against a check:
 /// those strictly between a single long-range checker and the king (empty
@@ -193,6 +193,7 @@ pub(crate) fn is_mated_now(pos: &Position) -> bool {
     let drops = DropInterpositions::of(pos);
     let mut evasions = MoveList::new();
     generate_evasions(pos, &mut evasions);
+    let mut useless = SquareVerdicts::default();
     evasions.iter().all(|&d| {
         let Some(kind) = d.drop_kind() else {
             return false;
@@ -200,14 +201,42 @@ pub(crate) fn is_mated_now(pos: &Position) -> bool {
         if !drops.contains(d) {
             return false;
         }
-        let after = pos.after(d);
-        let mut checks = MoveList::new();
-        generate_checks(&after, &mut checks);
-        checks
-            .iter()
-            .filter(|x| x.to() == d.to())
-            .any(|&x| is_mated_now(&set_aside(&after.after(x), kind)))
+        useless.get_or(d.to(), || {
+            let after = pos.after(d);
+            let mut checks = MoveList::new();
+            generate_checks(&after, &mut checks);
+            checks
+                .iter()
+                .filter(|x| x.to() == d.to())
+                .any(|&x| is_mated_now(&set_aside(&after.after(x), kind)))
+        })
     })
+}
+
+/// What [`is_mated_now`] found of the drops on each square at one
+/// position. After a capture, with the piece set aside, the position is
+/// the same whatever piece was dropped there (the defender holds it
+/// again), and so are the captures that check: one verdict holds for every
+/// drop on the square. Without it a distant check against a hand of seven
+/// kinds tries each kind at each level, seven times the positions per
+/// level, down to seven levels.
+#[derive(Default)]
+struct SquareVerdicts {
+    known: Bitboard,
+    useless: Bitboard,
+}
+
+impl SquareVerdicts {
+    /// The verdict of the drops on `sq`, found by `judge` the first time.
+    fn get_or(&mut self, sq: Square, judge: impl FnOnce() -> bool) -> bool {
+        if !self.known.contains(sq) {
+            self.known.set(sq);
+            if judge() {
+                self.useless.set(sq);
+            }
+        }
+        self.useless.contains(sq)
+    }
 }
 
 /// [`is_mated_now`] with only the checker's captures looked at (clause
@@ -222,6 +251,7 @@ fn is_mated_now_by_checker(pos: &Position) -> bool {
     let checker = pos.checkers().lsb();
     let mut evasions = MoveList::new();
     generate_evasions(pos, &mut evasions);
+    let mut useless = SquareVerdicts::default();
     evasions.iter().all(|&d| {
         let Some(kind) = d.drop_kind() else {
             return false;
@@ -229,13 +259,15 @@ fn is_mated_now_by_checker(pos: &Position) -> bool {
         if !drops.contains(d) {
             return false;
         }
-        let after = pos.after(d);
-        let mut checks = MoveList::new();
-        generate_checks(&after, &mut checks);
-        checks
-            .iter()
-            .filter(|x| x.to() == d.to() && checker.is_some() && x.from() == checker)
-            .any(|&x| is_mated_now_by_checker(&set_aside(&after.after(x), kind)))
+        useless.get_or(d.to(), || {
+            let after = pos.after(d);
+            let mut checks = MoveList::new();
+            generate_checks(&after, &mut checks);
+            checks
+                .iter()
+                .filter(|x| x.to() == d.to() && checker.is_some() && x.from() == checker)
+                .any(|&x| is_mated_now_by_checker(&set_aside(&after.after(x), kind)))
+        })
     })
 }
 
@@ -451,6 +483,68 @@ pub(crate) fn set_aside(after_capture: &Position, kind: PieceKind) -> Position {
 mod tests {
     use super::*;
     use crate::core::{Color, Square};
+
+    /// [`is_mated_now`] judging each drop on its own, kind by kind.
+    fn is_mated_now_kind_by_kind(pos: &Position) -> bool {
+        if !pos.in_check() {
+            return false;
+        }
+        let drops = DropInterpositions::of(pos);
+        let mut evasions = MoveList::new();
+        generate_evasions(pos, &mut evasions);
+        evasions.iter().all(|&d| {
+            let Some(kind) = d.drop_kind() else {
+                return false;
+            };
+            let after = pos.after(d);
+            let mut checks = MoveList::new();
+            generate_checks(&after, &mut checks);
+            drops.contains(d)
+                && checks
+                    .iter()
+                    .filter(|x| x.to() == d.to())
+                    .any(|&x| is_mated_now_kind_by_kind(&set_aside(&after.after(x), kind)))
+        })
+    }
+
+    #[test]
+    fn one_verdict_per_square_agrees_with_judging_each_kind() {
+        // Every defender's position on the published lines of two sets.
+        let sets = [
+            include_str!("../../problems/tanuki_generated.tsv"),
+            include_str!("../../problems/musou.tsv"),
+        ];
+        let (mut positions, mut mated, mut judged) = (0, 0, 0);
+        for row in sets.iter().flat_map(|s| s.lines()) {
+            let cols: Vec<&str> = row.split('\t').collect();
+            let (Some(sfen), Some(line)) = (cols.first(), cols.get(2)) else {
+                continue;
+            };
+            let Ok(mut pos) = sfen.parse::<Position>() else {
+                continue;
+            };
+            for m in line.split_whitespace() {
+                let Ok(m) = pos.parse_move(m) else { break };
+                if pos.is_legal(m).is_err() {
+                    break;
+                }
+                pos.do_move(m);
+                if pos.in_check() {
+                    positions += 1;
+                    let fast = is_mated_now(&pos);
+                    assert_eq!(fast, is_mated_now_kind_by_kind(&pos), "{pos}");
+                    mated += fast as u32;
+                    // Left with drops alone: the verdicts per square decide.
+                    judged += (!DropInterpositions::of(&pos).is_empty()
+                        && !has_counted_evasion(&pos)) as u32;
+                }
+            }
+        }
+        assert!(
+            positions > 5000 && mated > 1500 && judged > 50,
+            "{positions} positions, {mated} mated, {judged} with drops alone"
+        );
+    }
 
     #[test]
     fn squares_between_a_distant_checker_and_the_king() {
