@@ -800,6 +800,50 @@ mod tests {
     use crate::core::Hand;
     use tt::{INF, Record};
 
+    /// A budget on a root search the helpers take up is work: their nodes
+    /// count against it with the main thread's, so they end it sooner
+    /// instead of adding their nodes on top of a budget the main thread
+    /// spends alone.
+    #[test]
+    fn a_budget_shared_with_helpers_counts_their_nodes() {
+        // No mate, found only after millions of nodes.
+        let pos: Position = "4k1lR1/9/9/9/9/9/9/9/9 b GSPr2b3g3s4n3l17p 1"
+            .parse()
+            .unwrap();
+        let budget = 200_000;
+        let mut table = tt::Table::new(64);
+        table.share(2);
+        let crew = parallel::Crew::new(u64::MAX);
+        let (stop, progress) = (AtomicBool::new(false), SearchProgress::default());
+        let mut reps = repetition::Repetitions::new(1 << 16);
+        std::thread::scope(|scope| {
+            let (table, crew) = (&table, &crew);
+            scope.spawn(move || parallel::helper(table, crew, 1));
+            let mut search = Search::new(table, &mut reps, &stop, &progress, Color::Black, 0);
+            search.crew = Some(crew);
+            let mut root = pos.clone();
+            search.reps.push(root.board_key(), root.hand(Color::Black));
+            let at = search::At {
+                mode: Mode::unbounded(Counting::Plain),
+                path: root.key(),
+                ply: 0,
+            };
+            let r = search.budgeted_search(&mut root, at, budget);
+            let work = search.total_nodes();
+            crew.finish();
+            assert!(r.pn != 0 && r.dn != 0, "still open");
+            assert!(search.aborted.is_none(), "the budget's abort is cleared");
+            // The helper stops a little after the main thread, and reports
+            // its nodes [`parallel::NODE_STEP`] at a time; counted on the
+            // main thread alone, the budget would let both threads search
+            // up to twice as much.
+            assert!(
+                (budget..budget * 5 / 4).contains(&work),
+                "{work} nodes of both threads for a budget of {budget}"
+            );
+        });
+    }
+
     #[test]
     fn a_line_of_an_answer_cut_short_keeps_the_defence_then_the_bounds() {
         let rank = |len| line_preference(len, 117, 119);

@@ -61,6 +61,9 @@ pub(crate) struct Search<'a> {
     pub base_salt: u64,
     pub nodes: u64,
     pub node_limit: u64,
+    /// A budget on the nodes of every thread together (see
+    /// [`cap_nodes`](Self::cap_nodes)), checked every [`NODE_STEP`] nodes.
+    work_limit: u64,
     pub deadline: Option<Instant>,
     pub stop: &'a AtomicBool,
     pub progress: &'a super::SearchProgress,
@@ -87,6 +90,13 @@ pub(crate) struct Search<'a> {
     pub posted: bool,
     /// Nodes done with, whose vectors new nodes reuse.
     spare: Vec<Node>,
+}
+
+/// The limits a node budget replaced (see [`Search::cap_nodes`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeCap {
+    nodes: u64,
+    work: u64,
 }
 
 /// Counters for tuning.
@@ -120,6 +130,7 @@ impl<'a> Search<'a> {
             base_salt,
             nodes: 0,
             node_limit: u64::MAX,
+            work_limit: u64::MAX,
             deadline: None,
             stop,
             progress,
@@ -163,7 +174,9 @@ impl<'a> Search<'a> {
                 self.aborted = Some(Limit::Stopped);
             } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.aborted = Some(Limit::Time);
-            } else if self.crew.is_some_and(|c| c.over_limit()) {
+            } else if self.crew.is_some_and(|c| c.over_limit())
+                || (self.helper == 0 && self.total_nodes() >= self.work_limit)
+            {
                 // The caller's limit counts every thread's nodes (see
                 // `uncap_nodes`: no budget of a nested search takes it
                 // for its own).
@@ -345,21 +358,34 @@ impl<'a> Search<'a> {
         r
     }
 
-    /// Caps the nodes at `budget` more (within the caller's own limit);
-    /// returns the limit to give back to [`uncap_nodes`](Self::uncap_nodes).
-    pub(crate) fn cap_nodes(&mut self, budget: u64) -> u64 {
-        let limit = self.node_limit;
-        self.node_limit = limit.min(self.nodes.saturating_add(budget));
-        limit
+    /// Caps the nodes at `budget` more (within the caller's own limits);
+    /// returns the limits to give back to [`uncap_nodes`](Self::uncap_nodes).
+    /// A root search the helpers will take up (the main thread of a crew,
+    /// nothing posted yet) counts every thread's nodes against it: the
+    /// budget is work, which the helpers share, so it ends sooner with
+    /// them. Any other counts this thread's nodes alone.
+    pub(crate) fn cap_nodes(&mut self, budget: u64) -> NodeCap {
+        let cap = NodeCap {
+            nodes: self.node_limit,
+            work: self.work_limit,
+        };
+        if self.crew.is_some() && self.helper == 0 && !self.posted {
+            self.work_limit = cap.work.min(self.total_nodes().saturating_add(budget));
+        } else {
+            self.node_limit = cap.nodes.min(self.nodes.saturating_add(budget));
+        }
+        cap
     }
 
-    /// Restores the caller's `limit` after [`cap_nodes`](Self::cap_nodes);
+    /// Restores the caller's limits after [`cap_nodes`](Self::cap_nodes);
     /// whether the budget ran out, not the caller's limit (the abort it
     /// left is then the caller's to clear).
-    pub(crate) fn uncap_nodes(&mut self, limit: u64) -> bool {
-        self.node_limit = limit;
+    pub(crate) fn uncap_nodes(&mut self, cap: NodeCap) -> bool {
+        self.node_limit = cap.nodes;
+        self.work_limit = cap.work;
         self.aborted == Some(Limit::Nodes)
-            && self.nodes < limit
+            && self.nodes < cap.nodes
+            && (self.helper != 0 || self.total_nodes() < cap.work)
             && !self.crew.is_some_and(|c| c.over_limit())
     }
 
