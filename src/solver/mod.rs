@@ -800,6 +800,35 @@ mod tests {
     use crate::core::Hand;
     use tt::{INF, Record};
 
+    /// "Mated within 5" against a gold and a silver in hand (eight checks)
+    /// is disproven by the frontier, the node never expanded: no best move
+    /// stored, and none of its children.
+    #[test]
+    fn five_plies_with_few_checks_are_disproven_without_expanding() {
+        let start: Position = "4k4/9/9/9/9/9/9/9/9 b GS2r2b3g3s4n4l18p 1".parse().unwrap();
+        for counting in [Counting::Plain, Counting::Tsume(UselessRule::default())] {
+            let mut solver = Solver::new(16);
+            let mut search = solver.search(Color::Black, 0, 1_000_000, None);
+            let mut root = start.clone();
+            search.reps.push(root.board_key(), root.hand(Color::Black));
+            let r = search.mid(Mode::within(counting, 5), &mut root, 7, INF, INF, 0);
+            assert!(r.dn == 0 && r.len >= 5, "{counting:?}: no mate within 5");
+            let p = search.probe(counting, &start).expect("stored");
+            assert!(p.dn == 0 && p.mv.is_none(), "{counting:?}: {p:?}");
+            // Expanded, the root would have stored its children.
+            let mut checks = crate::core::movegen::MoveList::new();
+            crate::core::movegen::generate_checks(&start, &mut checks);
+            assert_eq!(checks.len(), 8);
+            for &c in checks.iter() {
+                let child = start.after(c);
+                assert!(
+                    search.probe(counting, &child).is_none(),
+                    "{counting:?}: {c} stored"
+                );
+            }
+        }
+    }
+
     /// A budget on a root search the helpers take up is work: their nodes
     /// count against it with the main thread's, so they end it sooner
     /// instead of adding their nodes on top of a budget the main thread

@@ -624,10 +624,10 @@ impl<'a> Search<'a> {
             {
                 return r;
             }
-            if ply + 3 == mode.ply_limit
+            if (ply + 3 == mode.ply_limit || ply + 5 == mode.ply_limit)
                 // Once expanded (a best move stored), the test failed before.
                 && self.probe(mode.counting, pos).is_none_or(|p| p.mv.is_none())
-                && let Some(r) = self.frontier_of_three(mode, pos)
+                && let Some(r) = self.frontier_within(mode, pos, mode.ply_limit - ply)
             {
                 return r;
             }
