@@ -187,10 +187,17 @@ pub(crate) fn has_counted_evasion(pos: &Position) -> bool {
 /// by [`UselessRule::PieceUnused`] too (its set-aside mate is no longer
 /// than any), so a line ending here is a mate by either rule.
 pub(crate) fn is_mated_now(pos: &Position) -> bool {
+    mated_by_captures(pos, false)
+}
+
+/// [`is_mated_now`], with only the checker's captures of each drop looked
+/// at when `checker_only`.
+fn mated_by_captures(pos: &Position, checker_only: bool) -> bool {
     if !pos.in_check() {
         return false;
     }
     let drops = DropInterpositions::of(pos);
+    let checker = pos.checkers().lsb();
     let mut evasions = MoveList::new();
     generate_evasions(pos, &mut evasions);
     let mut useless = SquareVerdicts::default();
@@ -208,7 +215,8 @@ pub(crate) fn is_mated_now(pos: &Position) -> bool {
             checks
                 .iter()
                 .filter(|x| x.to() == d.to())
-                .any(|&x| is_mated_now(&set_aside(&after.after(x), kind)))
+                .filter(|x| !checker_only || (checker.is_some() && x.from() == checker))
+                .any(|&x| mated_by_captures(&set_aside(&after.after(x), kind), checker_only))
         })
     })
 }
@@ -244,31 +252,7 @@ impl SquareVerdicts {
 /// stands by this is mated within 0 plies by that rule (each drop's
 /// set-aside mate takes no plies at all).
 fn is_mated_now_by_checker(pos: &Position) -> bool {
-    if !pos.in_check() {
-        return false;
-    }
-    let drops = DropInterpositions::of(pos);
-    let checker = pos.checkers().lsb();
-    let mut evasions = MoveList::new();
-    generate_evasions(pos, &mut evasions);
-    let mut useless = SquareVerdicts::default();
-    evasions.iter().all(|&d| {
-        let Some(kind) = d.drop_kind() else {
-            return false;
-        };
-        if !drops.contains(d) {
-            return false;
-        }
-        useless.get_or(d.to(), || {
-            let after = pos.after(d);
-            let mut checks = MoveList::new();
-            generate_checks(&after, &mut checks);
-            checks
-                .iter()
-                .filter(|x| x.to() == d.to() && checker.is_some() && x.from() == checker)
-                .any(|&x| is_mated_now_by_checker(&set_aside(&after.after(x), kind)))
-        })
-    })
+    mated_by_captures(pos, true)
 }
 
 /// [`is_mated_now`] by `rule`: by [`UselessRule::Never`] checkmate on the
