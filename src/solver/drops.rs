@@ -563,9 +563,7 @@ impl Search<'_> {
                 drop_free: false,
             };
         }
-        if let Some(p) = self.probe_within(at.mode.counting, q, plies)
-            && p.settles_within(plies)
-        {
+        if let Some(p) = self.probe_settled(at.mode.counting, q, plies) {
             return NodeResult::of_probe(&p);
         }
         if self.reps.repeats(q.board_key(), self.attacker_hand(q)) {

@@ -139,7 +139,8 @@ impl Search<'_> {
                     let r = if plies <= 3 {
                         self.frontier(counting, pos)
                     } else {
-                        self.settled_within(counting, pos, plies - 2)
+                        self.probe_settled(counting, pos, plies - 2)
+                            .map(|p| NodeResult::of_probe(&p))
                             .or_else(|| self.frontier_within(mode, pos, plies - 2))
                     };
                     pos.undo_move(e, undo_e);
@@ -160,18 +161,6 @@ impl Search<'_> {
         let r = self.no_mate_within(counting, pos, plies, drop_free);
         self.store(counting, pos, &r, None, checks.len() as u64);
         Some(r)
-    }
-
-    /// What the table settles of `pos` with `plies` left.
-    fn settled_within(
-        &mut self,
-        counting: Counting,
-        pos: &Position,
-        plies: u32,
-    ) -> Option<NodeResult> {
-        self.probe_within(counting, pos, plies)
-            .filter(|p| p.settles_within(plies))
-            .map(|p| NodeResult::of_probe(&p))
     }
 
     /// Tries each of `checks` at an OR node for a mate in one; the proof

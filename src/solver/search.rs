@@ -260,6 +260,13 @@ impl<'a> Search<'a> {
         )
     }
 
+    /// What the table settles of `pos` with `plies` left: a proof within
+    /// them, or a disproof for at least as many.
+    pub fn probe_settled(&self, counting: Counting, pos: &Position, plies: u32) -> Option<Probe> {
+        self.probe_within(counting, pos, plies)
+            .filter(|p| p.settles_within(plies))
+    }
+
     /// [`probe_within`](Self::probe_within) of the position with board key
     /// `board_key` and attacker hand `hand`.
     fn probe_keyed(

@@ -138,9 +138,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// the mate found (at most `bound`, not necessarily shortest), or
     /// [`Bounded::NotMated`]; `None` when a limit stopped the search.
     pub fn within(&mut self, pos: &Position, bound: u32) -> Option<Bounded> {
-        if let Some(p) = self.search.probe_within(self.counting, pos, bound)
-            && p.settles_within(bound)
-        {
+        if let Some(p) = self.search.probe_settled(self.counting, pos, bound) {
             return Some(if p.is_proven() {
                 Bounded::Mated(p.len as u32)
             } else {
