@@ -338,13 +338,22 @@ fn the_plain_descent_leaves_what_the_bounds_below_it_need() {
 /// 将棋無双 第100番 (163 plies, as published): the bounds from below cost
 /// little up to 135 plies, then "mated within 137" alone takes 4.1M nodes,
 /// and each bound after it hundreds of thousands more: climbing to 163
-/// took 31.5M nodes in all. Once a bound from below has taken a million
-/// nodes the search turns round and asks the bounds under the mate known
-/// (167 from the plain descent): 165 and 163 are mated, 161 is not, and
-/// the answer takes about 17M nodes.
+/// took 31.5M nodes in all. Once a bound from below has taken 100k nodes
+/// the search turns round and asks the bounds under the mate known (167
+/// from the plain descent): 165 and 163 are mated, 161 is not.
 #[test]
 fn a_long_answer_is_found_from_above_once_the_bounds_below_grow_costly() {
     assert_proven_answer("100", 24_000_000, 163);
+}
+
+/// 将棋無双 第75番 (225 plies): its bounds from below cost tens of
+/// thousands of nodes each and there are a hundred of them. Climbing them
+/// all, turning round only at a million nodes a bound, took 6.0M nodes;
+/// turning once one takes 100k, the bounds under the mate known settle
+/// the answer in 1.9M.
+#[test]
+fn many_middling_bounds_below_turn_the_search_round() {
+    assert_proven_answer("075", 3_000_000, 225);
 }
 
 /// Asserts that 将棋無双 problem `number` is proven within `nodes` nodes

@@ -48,7 +48,10 @@ const DESCENT_AFTER_PROOF_SHARE: u64 = 16;
 
 /// The nodes one bound from below must take for the search to turn round
 /// and ask the bounds under the mate known (see [`TsumeSearch::shortest`]).
-const TOP_DOWN_MIN_NODES: u64 = 1_000_000;
+/// Long answers climb hundreds of bounds of some 10^5 nodes each, where
+/// asking under the mate known settles them in a few searches
+/// (`docs/measurements.md`).
+const TOP_DOWN_MIN_NODES: u64 = 100_000;
 
 /// Under a mate known this short, or shorter, the search turns round once
 /// a bound from below takes [`SHORT_TOP_DOWN_MIN_NODES`]: the mate known
