@@ -48,9 +48,9 @@ const DESCENT_AFTER_PROOF_SHARE: u64 = 16;
 
 /// The nodes one bound from below must take for the search to turn round
 /// and ask the bounds under the mate known (see [`TsumeSearch::shortest`]).
-/// Long answers climb hundreds of bounds of some 10^5 nodes each, where
-/// asking under the mate known settles them in a few searches
-/// (`docs/measurements.md`).
+/// A long answer has hundreds of bounds below it of tens of thousands of
+/// nodes each, which asking under the mate known settles in a few
+/// searches (`docs/measurements.md`).
 const TOP_DOWN_MIN_NODES: u64 = 100_000;
 
 /// Under a mate known this short, or shorter, the search turns round once
