@@ -87,8 +87,11 @@ impl TsumeSearch<'_, '_> {
     /// ([`shortest_from_above`](Self::shortest_from_above)): the bounds
     /// below it stay disproven, and the answer is found from the mate
     /// known downwards. Problems whose bounds from below stay small never
-    /// turn; under a mate known of at most [`TOP_DOWN_MAX_PLIES`] plies the
-    /// turn comes at [`SHORT_TOP_DOWN_MIN_NODES`].
+    /// turn; nor does a longer mate known before the plain descent has
+    /// lowered it (a bound from below can cost that much before the
+    /// descent on first proofs of millions of nodes). Under a mate known
+    /// of at most [`TOP_DOWN_MAX_PLIES`] plies the turn comes at
+    /// [`SHORT_TOP_DOWN_MIN_NODES`].
     ///
     /// First `upper` is lowered to the shortest plain mate found
     /// ([`plain_least`](Self::plain_least)): the bounds stop there.
@@ -162,8 +165,11 @@ impl TsumeSearch<'_, '_> {
             }
             let turn_at = if upper <= TOP_DOWN_MAX_PLIES {
                 SHORT_TOP_DOWN_MIN_NODES
-            } else {
+            } else if descended {
                 TOP_DOWN_MIN_NODES
+            } else {
+                // Not before the plain descent has lowered the mate known.
+                u64::MAX
             };
             if last_search >= turn_at {
                 return self.shortest_from_above(pos, upper, b);
