@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use hashbrown::HashSet;
 
-use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
+use crate::core::movegen::{MoveList, generate_checks, generate_evasions, is_checkmate};
 use crate::core::{Move, Position};
 
 use super::super::Limit;
@@ -36,6 +36,27 @@ const PLAIN_DESCENT_NODES_PER_PROOF_NODE: u64 = 2;
 
 /// The least budget of a step of the plain descent.
 const PLAIN_DESCENT_MIN_NODES: u64 = 10_000;
+
+/// A step of the plain descent after the first may take this many times
+/// the nodes of the step before (within the budget) before the line is
+/// shortened where it can be (see [`TsumeSearch::shorten_plain_line`]).
+const PLAIN_STEP_GROWTH: u64 = 16;
+
+/// A step after the first may take at least the budget divided by this:
+/// a step that found a mate in a few nodes says little of the next.
+const PLAIN_STEP_FLOOR_SHARE: u64 = 32;
+
+/// A bound of the plain descent that runs out of its nodes with a proof
+/// number at most this is searched along one line: see
+/// [`TsumeSearch::shorten_plain_line`].
+const PLAIN_STUCK_MAX_PN: u32 = 2;
+
+/// The line's questions may take the nodes of the step that ran out
+/// divided by this.
+const PLAIN_LINE_SHARE: u64 = 4;
+
+/// The least nodes of one question on the line: fewer settle nothing.
+const PLAIN_ASK_MIN_NODES: u64 = 1_000;
 
 /// The nodes one bound from below must take for the plain descent (see
 /// [`TsumeSearch::plain_least`]) to lower the mate known: short problems
@@ -216,7 +237,11 @@ impl TsumeSearch<'_, '_> {
     /// [`PLAIN_DESCENT_NODES_PER_PROOF_NODE`], the descent twice that in
     /// all, and never more than half of the nodes and time the caller's
     /// limits leave; it stops at the first bound without a mate, or not
-    /// decided in time.
+    /// decided in time. A bound after the first that takes
+    /// [`PLAIN_STEP_GROWTH`] times the one before while its proof number
+    /// stays at most [`PLAIN_STUCK_MAX_PN`] has the line shortened where
+    /// it can be ([`shorten_plain_line`](Self::shorten_plain_line)) before
+    /// it goes on.
     ///
     /// The first plain proof may wander far (to many times the answer's
     /// length), while under a bound a plain search finds a shorter mate at
@@ -241,28 +266,193 @@ impl TsumeSearch<'_, '_> {
         let deadline = self.search.deadline;
         let now = Instant::now();
         self.search.deadline = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
+        // The first bound may take the whole budget, the next ones at
+        // first sixteen times the bound before (see `shorten_plain_line`).
+        let debug = std::env::var_os("TSUME_DEBUG").is_some();
+        let mut step_cap = budget;
+        // The nodes spent on the bound being searched.
+        let mut spent = 0;
+        let mut asked = HashSet::new();
         while least >= floor + 2 && self.search.aborted.is_none() && self.search.nodes < until {
             let mut p = pos.clone();
             let path = self.path_hash();
-            let step = budget.min(until - self.search.nodes);
-            let r = self.search.plain_mate_within(&mut p, path, least - 2, step);
-            if r.pn != 0 {
+            let step = step_cap
+                .min(budget.saturating_sub(spent))
+                .min(until - self.search.nodes);
+            if step == 0 {
                 break;
             }
-            least = (r.len as u32).min(least - 2);
+            let start = self.search.nodes;
+            let r = self.search.plain_mate_within(&mut p, path, least - 2, step);
+            spent += self.search.nodes - start;
+            if debug {
+                eprintln!(
+                    "answer: plain within {} (pn {} dn {}): {} in {} nodes (of {step})",
+                    least - 2,
+                    r.pn,
+                    r.dn,
+                    if r.pn == 0 {
+                        "mated"
+                    } else if r.dn == 0 {
+                        "not mated"
+                    } else {
+                        "open"
+                    },
+                    self.search.nodes - start
+                );
+            }
+            if r.pn == 0 {
+                least = (r.len as u32).min(least - 2);
+                step_cap = spent
+                    .saturating_mul(PLAIN_STEP_GROWTH)
+                    .max(budget / PLAIN_STEP_FLOOR_SHARE)
+                    .max(PLAIN_DESCENT_MIN_NODES);
+                spent = 0;
+                continue;
+            }
+            if r.dn == 0 || spent >= budget || self.search.aborted.is_some() {
+                break;
+            }
+            // Far costlier than the bound before. With a proof number of 1
+            // or 2 the search is digging along one line: shorten the line
+            // where it can be, then the bound again with twice the nodes.
+            // Else, or when nothing was shortened, the rest of the budget.
+            step_cap = budget;
+            if r.pn <= PLAIN_STUCK_MAX_PN {
+                let n0 = self.search.nodes;
+                let shortened = self.shorten_plain_line(pos, step / PLAIN_LINE_SHARE, &mut asked);
+                spent += self.search.nodes - n0;
+                if debug {
+                    eprintln!(
+                        "answer: line shortened: {shortened:?}, in {} nodes",
+                        self.search.nodes - n0
+                    );
+                }
+                if shortened != Some(false) {
+                    step_cap = step.saturating_mul(2);
+                }
+            }
         }
         self.search.deadline = deadline;
         if self.search.aborted == Some(Limit::Time) && deadline.is_none_or(|d| Instant::now() < d) {
             // The descent's half ran out, not the caller's time.
             self.search.aborted = None;
         }
-        if std::env::var_os("TSUME_DEBUG").is_some() {
+        if debug {
             eprintln!(
                 "answer: plain mate within {least} (from {upper}), nodes {}",
                 self.search.nodes
             );
         }
         least
+    }
+
+    /// Asks each attacker's position on the shortest plain line known
+    /// from `root` (see [`plain_known_line`](Self::plain_known_line)),
+    /// from its end towards `root`, whether it is mated plainly two plies
+    /// sooner than the table knows, each with an equal share of `nodes`
+    /// (at least [`PLAIN_ASK_MIN_NODES`], else nothing is asked); a
+    /// question in `asked` (path hash, bound, nodes) is not asked again.
+    /// Whether the line the table knows is shorter after (a position
+    /// mated sooner by its own entry alone, whose length was older than
+    /// its children's, shortens nothing); `None` when nothing was asked.
+    ///
+    /// A long first proof wanders: its line makes detours of a few plies
+    /// that a shorter mate cuts out, one here and one there. A step of the
+    /// descent that finds one of them costs little; one that does not
+    /// digs where the line resists (often its end, where a bound of a few
+    /// dozen plies is hard to settle) and can take a hundred times more
+    /// (`docs/measurements.md`). Each question here looks only near its
+    /// position; the detours it cuts are in the table for the next step.
+    fn shorten_plain_line(
+        &mut self,
+        root: &Position,
+        nodes: u64,
+        asked: &mut HashSet<(u64, u32, u64)>,
+    ) -> Option<bool> {
+        let attacker = self.search.attacker;
+        let line = self.plain_known_line(root);
+        let mut positions = Vec::with_capacity(line.len());
+        let mut pos = root.clone();
+        for &m in &line {
+            pos.do_move(m);
+            positions.push(pos.clone());
+        }
+        let asks = positions
+            .iter()
+            .filter(|p| p.side_to_move() == attacker)
+            .count() as u64;
+        let each = nodes / asks.max(1);
+        if each < PLAIN_ASK_MIN_NODES {
+            return None;
+        }
+        for p in &positions {
+            self.enter(p);
+        }
+        for p in positions.iter().rev() {
+            if p.side_to_move() == attacker
+                && self.search.aborted.is_none()
+                && let Some(len) = self.plain_mate_known(p).filter(|&l| l >= 3)
+                && asked.insert((self.path_hash(), len - 2, each))
+            {
+                let mut q = p.clone();
+                let path = self.path_hash();
+                self.search.plain_mate_within(&mut q, path, len - 2, each);
+            }
+            self.leave();
+        }
+        Some(self.plain_known_line(root).len() < line.len())
+    }
+
+    /// The plain mate's line the table knows from `root`: at the
+    /// attacker's turn the check with the shortest known mate, at the
+    /// defender's the defence with the longest; it ends at a mate, where
+    /// the table knows none, or before a position already on it.
+    fn plain_known_line(&self, root: &Position) -> Vec<Move> {
+        let attacker = self.search.attacker;
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        let mut seen = HashSet::new();
+        while line.len() < MAX_LINE as usize && seen.insert(pos.key()) {
+            let mut moves = MoveList::new();
+            let known = if pos.side_to_move() == attacker {
+                generate_checks(&pos, &mut moves);
+                moves
+                    .iter()
+                    .filter_map(|&m| {
+                        let child = pos.after(m);
+                        let now = is_checkmate(&child).then_some(0);
+                        now.or_else(|| self.plain_mate_known(&child))
+                            .map(|l| (l, m))
+                    })
+                    .min_by_key(|&(l, _)| l)
+            } else {
+                generate_evasions(&pos, &mut moves);
+                moves
+                    .iter()
+                    .filter_map(|&m| self.plain_mate_known(&pos.after(m)).map(|l| (l, m)))
+                    .max_by_key(|&(l, _)| l)
+            };
+            let Some((_, m)) = known else {
+                break;
+            };
+            pos.do_move(m);
+            line.push(m);
+        }
+        line
+    }
+
+    /// The length of the plain mate the table knows from `pos` (the
+    /// attacker to move).
+    fn plain_mate_known(&self, pos: &Position) -> Option<u32> {
+        self.search
+            .table
+            .probe(
+                pos.board_key() ^ Counting::Plain.salt(self.search.base_salt),
+                pos.hand(self.search.attacker),
+            )
+            .filter(|p| p.pn == 0)
+            .map(|p| u32::from(p.len))
     }
 
     /// The line whose other checks are searched plainly before a bound:
@@ -434,5 +624,66 @@ impl TsumeSearch<'_, '_> {
             }
         }
         Some(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use hashbrown::HashSet;
+
+    use super::super::TsumeSearch;
+    use crate::core::movegen::is_checkmate;
+    use crate::core::{Color, Position};
+    use crate::solver::Solver;
+    use crate::solver::interposition::UselessRule;
+    use crate::solver::mode::{Counting, Mode};
+
+    /// The position of 将棋無双 problem `number` in problems/musou.tsv.
+    fn musou(number: &str) -> Position {
+        let name = format!("(musou-{number})");
+        include_str!("../../../problems/musou.tsv")
+            .lines()
+            .find(|l| l.contains(&name))
+            .and_then(|l| l.split('\t').next())
+            .expect("the row")
+            .parse()
+            .expect("an SFEN")
+    }
+
+    /// musou-006's first plain proof wanders. The questions along the line
+    /// the table knows (a plain mate two plies sooner than known at each of
+    /// its attacker's positions) prove shorter mates on it: the line the
+    /// table knows after them is shorter, and still a mate.
+    #[test]
+    fn questions_along_a_wandering_line_cut_its_detours() {
+        let pos = musou("006");
+        let mut solver = Solver::new(256);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
+        let path = t.path_hash();
+        let mut root = pos.clone();
+        let r = t
+            .search
+            .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
+        assert_eq!(r.pn, 0, "mated");
+        let before = t.plain_known_line(&pos);
+        // Too few nodes for a question each: none asked.
+        assert_eq!(t.shorten_plain_line(&pos, 1_000, &mut HashSet::new()), None);
+        let shortened = t.shorten_plain_line(&pos, 400_000, &mut HashSet::new());
+        let after = t.plain_known_line(&pos);
+        assert_eq!(shortened, Some(true));
+        assert!(
+            after.len() < before.len(),
+            "{} -> {}",
+            before.len(),
+            after.len()
+        );
+        let mut p = pos.clone();
+        for (i, &m) in after.iter().enumerate() {
+            assert!(p.is_legal(m).is_ok(), "ply {i}: {m}");
+            p.do_move(m);
+            assert_eq!(p.in_check(), i % 2 == 0, "ply {i}: {m}");
+        }
+        assert!(is_checkmate(&p), "mated at the end of {after:?}");
     }
 }
