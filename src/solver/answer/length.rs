@@ -9,9 +9,10 @@ use hashbrown::HashSet;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions, is_checkmate};
 use crate::core::{Move, Position};
 
-use super::super::Limit;
+use super::super::interposition::UselessRule;
 use super::super::mode::{Bounded, Counting, MAX_PLY as MAX_LINE};
 use super::super::repetition::extend_path;
+use super::super::{Limit, is_tsume_line_by, line_preference};
 use super::TsumeSearch;
 
 /// Plies left under the bound from which the line's other checks get a
@@ -402,6 +403,30 @@ impl TsumeSearch<'_, '_> {
             self.leave();
         }
         Some(self.plain_known_line(root).len() < line.len())
+    }
+
+    /// The line of an answer cut short, proven `at_least` to `at_most`
+    /// plies long: of the line of the longest resistance known
+    /// ([`longest_known_line`](Self::longest_known_line)) and the plain
+    /// mate's line the table knows ([`plain_known_line`](Self::plain_known_line),
+    /// which the plain descent shortens), the tsume line nearer those
+    /// lengths (see `line_preference`); `None` when neither is one.
+    pub(super) fn line_cut_short(
+        &mut self,
+        root: &Position,
+        at_least: u32,
+        at_most: u32,
+    ) -> Option<Vec<Move>> {
+        let attacker = self.search.attacker;
+        // Plain counting is the rule that no drop is useless.
+        let rule = self.counting.rule().unwrap_or(UselessRule::Never);
+        let longest = self.longest_known_line(root);
+        let plain = self.plain_known_line(root);
+        [longest, Some(plain)]
+            .into_iter()
+            .flatten()
+            .filter(|l| !l.is_empty() && is_tsume_line_by(root, l, attacker, rule))
+            .min_by_key(|l| line_preference(l.len() as u32, at_least, at_most))
     }
 
     /// The plain mate's line the table knows from `root`: at the

@@ -42,10 +42,10 @@ use super::search::{At, Search};
 
 /// What reading the answer gave.
 pub(crate) struct Answer {
-    /// The tsume answer's line when `exact`; otherwise the line of the
-    /// longest resistance known (see
-    /// [`TsumeSearch::longest_known_line`]). `None` when a limit stopped
-    /// the reading, or the table lacks a move of that line.
+    /// The tsume answer's line when `exact`; otherwise the line the
+    /// table knows nearest the lengths proven (see
+    /// [`TsumeSearch::line_cut_short`]). `None` when a limit stopped
+    /// the reading, or the table knows no such line.
     pub moves: Option<Vec<Move>>,
     /// Whether the length is proven shortest (with the longest defence);
     /// false when a limit stopped the search first.
@@ -318,7 +318,7 @@ pub(crate) fn answer(
     // A limit that stops reading the main line leaves the length proven.
     let mut exact = main.is_some();
     let mut at_least = at_least;
-    let mut moves = main.or_else(|| t.longest_known_line(root));
+    let mut moves = main.or_else(|| t.line_cut_short(root, at_least, at_most));
     // By the old convention: the longest defence's line is its answer when
     // it ends with an empty hand (no defence on it can be preferred);
     // otherwise the line is read again by the convention, which may be
