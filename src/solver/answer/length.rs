@@ -425,7 +425,7 @@ impl TsumeSearch<'_, '_> {
         [longest, Some(plain)]
             .into_iter()
             .flatten()
-            .filter(|l| !l.is_empty() && is_tsume_line_by(root, l, attacker, rule))
+            .filter(|l| is_tsume_line_by(root, l, attacker, rule))
             .min_by_key(|l| line_preference(l.len() as u32, at_least, at_most))
     }
 
@@ -470,14 +470,7 @@ impl TsumeSearch<'_, '_> {
     /// The length of the plain mate the table knows from `pos` (the
     /// attacker to move).
     fn plain_mate_known(&self, pos: &Position) -> Option<u32> {
-        self.search
-            .table
-            .probe(
-                pos.board_key() ^ Counting::Plain.salt(self.search.base_salt),
-                pos.hand(self.search.attacker),
-            )
-            .filter(|p| p.pn == 0)
-            .map(|p| u32::from(p.len))
+        self.mate_known_in(Counting::Plain, pos)
     }
 
     /// The line whose other checks are searched plainly before a bound:

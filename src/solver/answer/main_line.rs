@@ -398,14 +398,23 @@ impl TsumeSearch<'_, '_> {
     /// The length of a mate the table knows from `pos` (attacker to
     /// move), under tsume counting or plain.
     fn known_mate(&self, pos: &Position) -> Option<u32> {
-        let hand = pos.hand(self.search.attacker);
         [self.counting, Counting::Plain]
             .into_iter()
-            .map(|c| c.salt(self.search.base_salt))
-            .filter_map(|salt| self.search.table.probe(pos.board_key() ^ salt, hand))
+            .filter_map(|c| self.mate_known_in(c, pos))
+            .min()
+    }
+
+    /// The length of a mate the table knows from `pos` (attacker to
+    /// move) counting as `counting`, that namespace alone.
+    pub(super) fn mate_known_in(&self, counting: Counting, pos: &Position) -> Option<u32> {
+        self.search
+            .table
+            .probe(
+                pos.board_key() ^ counting.salt(self.search.base_salt),
+                pos.hand(self.search.attacker),
+            )
             .filter(|p| p.pn == 0)
             .map(|p| u32::from(p.len))
-            .min()
     }
 
     /// Reads the line of `m` at `pos` (the position after it mated in
