@@ -118,3 +118,31 @@ fn a_stop_anywhere_in_the_answer_leaves_a_line_that_mates() {
     // The stops fall after the first proof: most of them report a line.
     assert!(mates >= 8, "only {mates} stopped searches reported a mate");
 }
+
+/// An answer cut short by a limit prints, of the lines the table knows,
+/// the one nearest the lengths proven: musou-002 stopped at 500k nodes
+/// (350k to 800k alike) has at most 47 plies proven while the first
+/// proof's line has 49; the plain line the table knows after the descent
+/// has 47, and it is the one printed.
+#[test]
+fn an_answer_cut_short_prints_a_line_within_the_lengths_proven() {
+    let p = common::musou_row("002");
+    let pos: Position = p.sfen.parse().unwrap();
+    let mut solver = Solver::new(256);
+    let r = solver
+        .solve(&pos, &SolveOptions::default().nodes(500_000))
+        .unwrap();
+    assert!(!r.exact, "musou-002 answered exactly within 500k nodes");
+    let (Some(at_least), Some(at_most)) = (r.at_least, r.at_most) else {
+        panic!("musou-002: no bounds proven: {r:?}");
+    };
+    let Outcome::Mate { moves } = &r.outcome else {
+        panic!("musou-002: no line printed: {r:?}");
+    };
+    assert_replays_as_mate(&pos, moves, "musou-002 at 500k nodes");
+    let len = moves.len() as u32;
+    assert!(
+        (at_least..=at_most).contains(&len),
+        "musou-002: a line of {len} plies printed, {at_least} to {at_most} proven"
+    );
+}
