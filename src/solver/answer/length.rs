@@ -14,6 +14,7 @@ use super::super::mode::{Bounded, Counting, MAX_PLY as MAX_LINE};
 use super::super::repetition::extend_path;
 use super::super::{Limit, is_tsume_line_by, line_preference};
 use super::TsumeSearch;
+use super::main_line::shortest_known_check;
 
 /// Plies left under the bound from which the line's other checks get a
 /// plain search: with fewer left, a check's refutation is cheap to search
@@ -439,19 +440,10 @@ impl TsumeSearch<'_, '_> {
         let mut line = Vec::new();
         let mut seen = HashSet::new();
         while line.len() < MAX_LINE as usize && seen.insert(pos.key()) {
-            let mut moves = MoveList::new();
             let known = if pos.side_to_move() == attacker {
-                generate_checks(&pos, &mut moves);
-                moves
-                    .iter()
-                    .filter_map(|&m| {
-                        let child = pos.after(m);
-                        let now = is_checkmate(&child).then_some(0);
-                        now.or_else(|| self.plain_mate_known(&child))
-                            .map(|l| (l, m))
-                    })
-                    .min_by_key(|&(l, _)| l)
+                shortest_known_check(&pos, is_checkmate, |child| self.plain_mate_known(child))
             } else {
+                let mut moves = MoveList::new();
                 generate_evasions(&pos, &mut moves);
                 moves
                     .iter()

@@ -349,18 +349,12 @@ impl TsumeSearch<'_, '_> {
             }
             let mut moves = MoveList::new();
             let m = if pos.side_to_move() == attacker {
-                generate_checks(&pos, &mut moves);
-                // A mate now is rarely in the table: the position has no
-                // move to search.
-                moves
-                    .iter()
-                    .filter_map(|&m| {
-                        let child = pos.after(m);
-                        let now = (!self.counting.has_counted_evasion(&child)).then_some(0);
-                        now.or_else(|| self.known_mate(&child)).map(|l| (l, m))
-                    })
-                    .min_by_key(|&(l, _)| l)?
-                    .1
+                shortest_known_check(
+                    &pos,
+                    |child| !self.counting.has_counted_evasion(child),
+                    |child| self.known_mate(child),
+                )?
+                .1
             } else {
                 if !self.counting.has_counted_evasion(&pos) {
                     // Mated, or only drops between checker and king left.
@@ -471,4 +465,25 @@ impl TsumeSearch<'_, '_> {
         }
         Some(new_key == (true, len as usize + 1))
     }
+}
+
+/// The check at `pos` (attacker to move) with the shortest mate `known`
+/// knows after it, with that length; a check after which the defender is
+/// `mated_now` counts 0 (such a position, with no move to search, is
+/// rarely in the table). The first of equally short ones.
+pub(super) fn shortest_known_check(
+    pos: &Position,
+    mated_now: impl Fn(&Position) -> bool,
+    known: impl Fn(&Position) -> Option<u32>,
+) -> Option<(u32, Move)> {
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    checks
+        .iter()
+        .filter_map(|&m| {
+            let child = pos.after(m);
+            let now = mated_now(&child).then_some(0);
+            now.or_else(|| known(&child)).map(|l| (l, m))
+        })
+        .min_by_key(|&(l, _)| l)
 }
