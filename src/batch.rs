@@ -41,7 +41,10 @@
 //! Each problem starts from an empty table, so its answer, and the nodes it
 //! took, depend neither on the problems before it nor on which worker
 //! solved it: with the same table size per worker and no time limit, the
-//! answers are the same whatever the number of workers. Each worker has a
+//! answers are the same whatever the number of workers. A worker with no
+//! problem left lends its cores to the searches still running
+//! ([`BatchOptions::lend_idle_cores`]); their answers stay the same, their
+//! nodes and which of equally long lines they show may not. Each worker has a
 //! table of [`BatchOptions::hash_mb`] megabytes (so the batch uses `jobs` times
 //! that).
 //!
@@ -58,7 +61,8 @@ use std::time::{Duration, Instant};
 
 use crate::core::Position;
 use crate::solver::{
-    Outcome, SearchProgress, SolveError, SolveOptions, SolveResult, Solver, TableTooLarge,
+    Outcome, SearchProgress, SolveError, SolveOptions, SolveResult, Solver, SpareCores,
+    TableTooLarge,
 };
 
 /// How many problems per worker may be read ahead of the first one not yet
@@ -86,6 +90,11 @@ pub struct BatchOptions {
     /// Where the batch shows each worker's search counters once it has
     /// made its solvers, for a progress display (`None`: nowhere).
     pub watch: Option<Arc<Watch>>,
+    /// Whether a worker with no problem left lends its cores to the
+    /// searches still running, each taking them as helper threads (see
+    /// [`Solver::set_spare_cores`]): the last long problems of a file get
+    /// the cores the short ones freed. The answers are the same.
+    pub lend_idle_cores: bool,
 }
 
 /// Each worker's search counters while a batch runs (see
@@ -120,6 +129,7 @@ impl Default for BatchOptions {
             hash_fallback: true,
             solve: SolveOptions::default(),
             watch: None,
+            lend_idle_cores: true,
         }
     }
 }
@@ -310,6 +320,61 @@ where
     Ok(summary)
 }
 
+/// Which workers of a [`run_all`] have no input left to take, and lend
+/// their cores to `spare` for the searches still running.
+struct Lending {
+    spare: Arc<SpareCores>,
+    /// Cores a worker has: its problem's threads.
+    cores: usize,
+    jobs: usize,
+    state: Mutex<LendingState>,
+}
+
+#[derive(Default)]
+struct LendingState {
+    /// Inputs handed to the pool and not yet taken by a worker.
+    queued: usize,
+    /// Inputs being worked on.
+    running: usize,
+    /// Whether the last input has been handed to the pool.
+    inputs_done: bool,
+}
+
+impl Lending {
+    fn state(&self) -> std::sync::MutexGuard<'_, LendingState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn queued(&self) {
+        self.state().queued += 1;
+    }
+
+    fn started(&self) {
+        let mut s = self.state();
+        s.queued -= 1;
+        s.running += 1;
+    }
+
+    /// An input is done: once the last is handed out and none waits, its
+    /// worker will take no other.
+    fn finished(&self) {
+        let mut s = self.state();
+        s.running -= 1;
+        if s.inputs_done && s.queued == 0 {
+            self.spare.lend(self.cores);
+        }
+    }
+
+    /// The last input is handed out: the workers it leaves without one
+    /// lend their cores now.
+    fn inputs_done(&self) {
+        let mut s = self.state();
+        s.inputs_done = true;
+        let idle = self.jobs.saturating_sub(s.running + s.queued);
+        self.spare.lend(idle * self.cores);
+    }
+}
+
 /// How a [`run_all`] went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -319,6 +384,9 @@ pub struct Run {
     pub stopped: bool,
     /// From its start to its end.
     pub wall_time: Duration,
+    /// Helper threads the searches took on cores lent by workers with no
+    /// input left (see [`BatchOptions::lend_idle_cores`]).
+    pub lent_helpers: u64,
 }
 
 /// Runs `work` on each input on `options.jobs` worker threads, each with a
@@ -375,6 +443,18 @@ where
         })
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
+    let lending = (options.lend_idle_cores && jobs > 1).then(|| Lending {
+        spare: Arc::new(SpareCores::new()),
+        cores: options.threads.max(1),
+        jobs,
+        state: Mutex::default(),
+    });
+    if let Some(lending) = &lending {
+        for solver in &solvers {
+            let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
+            solver.set_spare_cores(Some(lending.spare.clone()));
+        }
+    }
     if let Some(watch) = &options.watch {
         *watch.workers.lock().unwrap_or_else(|e| e.into_inner()) = solvers
             .iter()
@@ -397,6 +477,7 @@ where
     let mut failure = None;
     std::thread::scope(|scope| {
         let (halt, solvers, pool, work) = (&halt, &solvers, &pool, &work);
+        let lending = lending.as_ref();
         let mut inputs = inputs.into_iter();
         scope.spawn(move || {
             pool.in_place_scope(|tasks| {
@@ -406,10 +487,19 @@ where
                         break;
                     }
                     let Some((tag, input)) = inputs.next() else {
+                        if let Some(lending) = lending {
+                            lending.inputs_done();
+                        }
                         break;
                     };
                     let result_tx = result_tx.clone();
+                    if let Some(lending) = lending {
+                        lending.queued();
+                    }
                     tasks.spawn(move |_| {
+                        if let Some(lending) = lending {
+                            lending.started();
+                        }
                         let output = if halt.load(Ordering::SeqCst) {
                             None
                         } else {
@@ -422,6 +512,9 @@ where
                                 .unwrap_or_else(|e| e.into_inner());
                             Some(work(&mut solver, input))
                         };
+                        if let Some(lending) = lending {
+                            lending.finished();
+                        }
                         let _ = result_tx.send((index, tag, output));
                     });
                 }
@@ -472,6 +565,7 @@ where
         jobs,
         stopped: halt.load(Ordering::SeqCst),
         wall_time: start.elapsed(),
+        lent_helpers: lending.as_ref().map_or(0, |l| l.spare.taken()),
     })
 }
 
@@ -606,6 +700,7 @@ mod tests {
             hash_fallback: false,
             solve: SolveOptions::default(),
             watch: None,
+            lend_idle_cores: true,
         };
         let mut seen = Vec::new();
         let summary = solve_all(inputs(n), &options, &AtomicBool::new(false), |i, a| {
@@ -654,6 +749,7 @@ mod tests {
             hash_fallback: false,
             solve: SolveOptions::default(),
             watch: None,
+            lend_idle_cores: true,
         };
         let mut calls = 0;
         let r = solve_all(inputs(500), &options, &AtomicBool::new(false), |i, _| {
@@ -680,6 +776,7 @@ mod tests {
             hash_fallback: false,
             solve: SolveOptions::default(),
             watch: None,
+            lend_idle_cores: true,
         };
         let stop = AtomicBool::new(false);
         let started = Instant::now();
@@ -735,6 +832,7 @@ mod tests {
             hash_fallback: false,
             solve: SolveOptions::default().nodes(300_000),
             watch: None,
+            lend_idle_cores: true,
         };
         let mut ahead = Vec::new();
         let summary = solve_all(problems, &options, &AtomicBool::new(false), |i, _| {
@@ -746,6 +844,79 @@ mod tests {
         assert_eq!(summary.unknown, 1, "{summary:?}");
         let window = 2 * IN_FLIGHT_PER_JOB;
         assert!(ahead.iter().all(|&a| a <= window + 1), "{ahead:?}");
+    }
+
+    /// A worker lends its cores once no input is left for it: at once
+    /// when the last input is handed out and it has none, else when its
+    /// own ends.
+    #[test]
+    fn workers_lend_their_cores_once_no_input_is_left() {
+        let lending = Lending {
+            spare: Arc::new(SpareCores::new()),
+            cores: 2,
+            jobs: 3,
+            state: Mutex::default(),
+        };
+        for _ in 0..2 {
+            lending.queued();
+        }
+        lending.started();
+        lending.finished();
+        // Inputs may still come.
+        assert_eq!(lending.spare.free(), 0);
+        lending.started();
+        lending.queued();
+        lending.inputs_done();
+        // One running, one waiting for the idle workers: one lends.
+        assert_eq!(lending.spare.free(), 2);
+        lending.started();
+        lending.finished();
+        assert_eq!(lending.spare.free(), 4);
+        lending.finished();
+        assert_eq!(lending.spare.free(), 6);
+    }
+
+    /// The long search at the end of a batch takes the core of the worker
+    /// left without a problem; the node limit still holds for it.
+    #[test]
+    fn the_last_search_takes_the_cores_of_idle_workers() {
+        const HARD: &str =
+            "l6GK/2p2+R1P1/p1nsp2+Sp/1p1p2s2/2+R2bk2/3P4P/P4+p1g1/2s6/L7L b B2GNL2n7p 1";
+        let limit = 600_000;
+        for lend in [true, false] {
+            let problems = [HARD, MATE3, MATE3]
+                .iter()
+                .map(|sfen| ((), sfen.parse::<Position>().unwrap()));
+            let options = BatchOptions {
+                jobs: 2,
+                hash_mb: 16,
+                threads: 1,
+                hash_fallback: false,
+                solve: SolveOptions::default().nodes(limit),
+                watch: None,
+                lend_idle_cores: lend,
+            };
+            let mut nodes = Vec::new();
+            let run = run_all(
+                problems,
+                &options,
+                &AtomicBool::new(false),
+                |solver, pos| {
+                    solver.clear();
+                    solver.solve(&pos, &options.solve).unwrap()
+                },
+                |(), r| {
+                    nodes.push(r.nodes);
+                    Ok::<(), Infallible>(())
+                },
+            )
+            .unwrap();
+            assert_eq!(run.lent_helpers, u64::from(lend), "lending {lend}");
+            assert!(
+                (limit..limit + 2 * 2 * 256).contains(&nodes[0]),
+                "{nodes:?}"
+            );
+        }
     }
 
     #[test]

@@ -7,8 +7,10 @@
 mod common;
 
 use common::{assert_sound_mate, problems};
+use std::sync::Arc;
 use tsume::core::Position;
-use tsume::solver::{Outcome, SolveOptions, Solver, is_tsume_line};
+
+use tsume::solver::{Outcome, SolveOptions, Solver, SpareCores, is_tsume_line};
 
 /// What a search said of one row: its outcome, and for a mate the line's
 /// length, whether it is proven the answer, and the bounds proven.
@@ -157,4 +159,59 @@ fn a_node_limit_counts_every_thread() {
     // Each thread looks at the count every 256 nodes of its own.
     assert!(r.nodes < 20_000 + 3 * 2 * 256, "{} nodes", r.nodes);
     assert!(r.nodes >= 20_000, "{} nodes", r.nodes);
+}
+
+/// A search takes the cores lent to it for helpers as it goes, one each
+/// 65,536 nodes, and gives them back when it
+/// ends; the answer is one thread's.
+#[test]
+fn a_search_takes_spare_cores_and_gives_them_back() {
+    let row = common::musou_row("020");
+    let pos: Position = row.sfen.parse().unwrap();
+    let alone = Solver::new(256)
+        .solve(&pos, &SolveOptions::default())
+        .unwrap();
+    assert!(alone.exact && alone.nodes > 500_000, "{alone:?}");
+
+    let spare = Arc::new(SpareCores::new());
+    spare.lend(2);
+    let mut solver = Solver::new(256);
+    solver.set_spare_cores(Some(spare.clone()));
+    let r = solver.solve(&pos, &SolveOptions::default()).unwrap();
+    assert_eq!(spare.taken(), 2, "both cores taken");
+    assert_eq!(spare.free(), 2, "both cores given back");
+    // The same length (the line itself may differ: which main line the
+    // table gives depends on the work done).
+    assert!(r.exact, "{r:?}");
+    let Outcome::Mate { moves } = &r.outcome else {
+        panic!("{:?}", r.outcome)
+    };
+    assert!(is_tsume_line(&pos, moves, pos.side_to_move()));
+    assert_eq!(moves.len() as i32, row.length);
+
+    // Nothing lent, nothing taken.
+    let none = Arc::new(SpareCores::new());
+    solver.set_spare_cores(Some(none.clone()));
+    solver.clear();
+    let r = solver.solve(&pos, &SolveOptions::default()).unwrap();
+    assert_eq!((none.taken(), r.nodes), (0, alone.nodes));
+}
+
+/// A node limit counts the nodes of helpers on lent cores too.
+#[test]
+fn a_node_limit_counts_the_helpers_on_lent_cores() {
+    let row = common::musou_row("012");
+    let pos: Position = row.sfen.parse().unwrap();
+    let spare = Arc::new(SpareCores::new());
+    spare.lend(1);
+    let mut solver = Solver::new(64);
+    solver.set_spare_cores(Some(spare.clone()));
+    let r = solver
+        .solve(&pos, &SolveOptions::default().nodes(400_000))
+        .unwrap();
+    assert!(matches!(r.outcome, Outcome::Unknown(_)), "{:?}", r.outcome);
+    assert_eq!(spare.taken(), 1);
+    assert_eq!(spare.free(), 1);
+    assert!(r.nodes < 400_000 + 2 * 2 * 256, "{} nodes", r.nodes);
+    assert!(r.nodes >= 400_000, "{} nodes", r.nodes);
 }

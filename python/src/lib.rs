@@ -340,6 +340,7 @@ fn asked(
             tsume_answer: !first_line,
         },
         watch: None,
+        lend_idle_cores: true,
     })
 }
 

@@ -61,7 +61,8 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// Problems are solved in parallel on --jobs threads (default: one per
 /// core), each with its own table of at most --hash MB; the results are written in
 /// input order, the same whatever --jobs (each problem starts from an empty
-/// table). When stderr is a terminal a progress bar shows problems done (of
+/// table). A worker with no problem left lends its core to the searches
+/// still running (--no-lending: not). When stderr is a terminal a progress bar shows problems done (of
 /// the file's total), the rate and the time left; for a single problem, a
 /// status line shows the time, nodes, nodes per second, the table's fill,
 /// the length of the mating line found and the bounds proven on the
@@ -125,6 +126,13 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::whole(1, MAX_THREADS))]
     threads: u64,
+
+    /// Workers keep their cores to themselves: by default one with no
+    /// problem left lends its cores to the searches still running, as
+    /// helper threads (the same answers; node counts then vary from run to
+    /// run)
+    #[arg(long)]
+    no_lending: bool,
 
     /// The number of the first line of the file or stdin, for a shard cut
     /// from a bigger file: lines are then reported as in the whole file
@@ -368,6 +376,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         // The default takes what the system gives; a --hash it refuses is
         // an error.
         hash_fallback: args.hash.is_none(),
+        lend_idle_cores: !args.no_lending,
         solve: SolveOptions {
             limits: Limits {
                 nodes: args.nodes,

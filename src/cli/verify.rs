@@ -143,6 +143,13 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::whole(1, super::solve::MAX_THREADS))]
     threads: u64,
+
+    /// Workers keep their cores to themselves: by default one with no
+    /// problem left lends its cores to the searches still running, as
+    /// helper threads (the same answers; node counts then vary from run to
+    /// run)
+    #[arg(long)]
+    no_lending: bool,
 }
 
 /// `--length`: a whole number of plies, odd (the attacker mates) and
@@ -304,6 +311,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         hash_fallback: args.hash.is_none(),
         solve: Default::default(),
         watch: None,
+        lend_idle_cores: !args.no_lending,
     };
     // A bar of the problems done, with the file's total counted first (not
     // for stdin).

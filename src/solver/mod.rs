@@ -51,6 +51,7 @@ pub use tt::TableTooLarge;
 pub use defence::DefenceChoice;
 pub use interposition::UselessRule;
 pub use options::{Limits, Rules, SolveOptions};
+pub use parallel::SpareCores;
 
 /// Which limit stopped a search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -279,6 +280,9 @@ pub struct Solver {
     clears: u32,
     /// Threads searching each problem (see [`set_threads`](Self::set_threads)).
     threads: usize,
+    /// Cores lent by others, for helpers (see
+    /// [`set_spare_cores`](Self::set_spare_cores)).
+    spare: Option<Arc<SpareCores>>,
 }
 
 /// A key for the pieces out of play (in neither hand nor on the board).
@@ -338,6 +342,7 @@ impl Solver {
             progress: Arc::default(),
             clears: 0,
             threads: 1,
+            spare: None,
         }
     }
 
@@ -353,6 +358,18 @@ impl Solver {
     /// The threads searching each problem.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Lets each search take cores from `spare` on its way, one helper
+    /// thread each, which search beside its own threads (as
+    /// [`set_threads`](Self::set_threads)'s do) until it ends and then
+    /// give the core back. A batch hands its workers one pool and each
+    /// worker with no problem left lends its cores to it, so the last
+    /// long problems get the cores the short ones freed. A search looks
+    /// every 65,536 nodes; the answers are the same, only the work to them
+    /// changes. `None` (the default) takes none.
+    pub fn set_spare_cores(&mut self, spare: Option<Arc<SpareCores>>) {
+        self.spare = spare;
     }
 
     /// A flag that stops the running search when set. It stays set (every
@@ -548,33 +565,57 @@ impl Solver {
         let attacker = attacker_of(pos, options)?;
         let threads = self.threads;
         if threads > 1 {
-            self.table.share(threads);
+            self.table.share();
         }
         let deadline = options.limits.time.map(|t| Instant::now() + t);
         let node_limit = options.limits.nodes.unwrap_or(u64::MAX);
         self.progress.nodes.store(0, Ordering::Relaxed);
-        let crew = (threads > 1).then(|| parallel::Crew::new(node_limit));
+        let spare = self.spare.as_deref();
+        let crew = (threads > 1 || spare.is_some()).then(|| parallel::Crew::new(node_limit));
         let table = &self.table;
-        let mut search = Search::new(
-            table,
-            &mut self.reps,
-            &self.stop,
-            &self.progress,
-            attacker,
-            out_of_play_salt(pos),
-        );
-        search.node_limit = node_limit;
-        search.deadline = deadline;
-        search.crew = crew.as_ref();
+        let (reps, stop, progress) = (&mut self.reps, &self.stop, &self.progress);
+        let crew = crew.as_ref();
         std::thread::scope(|scope| {
-            if let Some(crew) = &crew {
-                for i in 1..threads {
-                    std::thread::Builder::new()
-                        .name(format!("tsume-helper-{i}"))
-                        .stack_size(parallel::HELPER_STACK)
-                        .spawn_scoped(scope, move || parallel::helper(table, crew, i as u64))
-                        .expect("a helper thread");
+            // Helper `index`, on a core taken from `spare` when `lent`
+            // (given back when it ends); whether it could be started.
+            let start_helper = |crew, index: u64, lent: bool| {
+                std::thread::Builder::new()
+                    .name(format!("tsume-helper-{index}"))
+                    .stack_size(parallel::HELPER_STACK)
+                    .spawn_scoped(scope, move || {
+                        parallel::helper(table, crew, index);
+                        if let (true, Some(spare)) = (lent, spare) {
+                            spare.lend(1);
+                        }
+                    })
+                    .is_ok()
+            };
+            if let Some(crew) = crew {
+                for _ in 1..threads {
+                    let started = start_helper(crew, crew.enlist(), false);
+                    assert!(started, "a helper thread");
                 }
+            }
+            // A helper on a spare core: the table turns shared before it
+            // starts; a core no thread could be started for goes back.
+            let recruit = || {
+                if let (Some(crew), Some(spare)) = (crew, spare)
+                    && spare.any()
+                    && spare.take()
+                {
+                    table.share();
+                    if !start_helper(crew, crew.enlist(), true) {
+                        spare.lend(1);
+                    }
+                }
+            };
+            let mut search =
+                Search::new(table, reps, stop, progress, attacker, out_of_play_salt(pos));
+            search.node_limit = node_limit;
+            search.deadline = deadline;
+            search.crew = crew;
+            if spare.is_some() {
+                search.recruit = Some(&recruit);
             }
             let result = solve_with(search, pos, options, attacker, start);
             if let Some(crew) = &crew {
@@ -840,14 +881,15 @@ mod tests {
             .parse()
             .unwrap();
         let budget = 200_000;
-        let mut table = tt::Table::new(64);
-        table.share(2);
+        let table = tt::Table::new(64);
+        table.share();
         let crew = parallel::Crew::new(u64::MAX);
         let (stop, progress) = (AtomicBool::new(false), SearchProgress::default());
         let mut reps = repetition::Repetitions::new(1 << 16);
         std::thread::scope(|scope| {
             let (table, crew) = (&table, &crew);
-            scope.spawn(move || parallel::helper(table, crew, 1));
+            let index = crew.enlist();
+            scope.spawn(move || parallel::helper(table, crew, index));
             let mut search = Search::new(table, &mut reps, &stop, &progress, Color::Black, 0);
             search.crew = Some(crew);
             let mut root = pos.clone();

@@ -13,13 +13,20 @@
 //! in an order of their own, so they spread over the tree instead of
 //! repeating the main thread's steps.
 //!
+//! A search may also take on helpers on its way: a batch's workers that
+//! have no problem left lend their cores ([`SpareCores`]), and the main
+//! thread of each search still running takes one now and then (every
+//! [`RECRUIT_STEP`] nodes) for a helper that joins the job posted then.
+//! The table turns shared at that moment; the helper gives its core back
+//! when the search ends.
+//!
 //! Everything a helper stores is a result of the same question in the
 //! same namespace, found by the same rules, so the table holds no less
 //! than it would with the main thread alone: the answers (mate, no mate,
 //! lengths) are the same; only the work to reach them changes. Results
 //! that hold on one path only stay in the search that found them.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::core::{Color, Hand, Position};
@@ -46,6 +53,64 @@ pub(crate) struct Job {
     pub stop: AtomicBool,
 }
 
+/// The main thread looks for spare cores every this many nodes: a
+/// search that ends sooner never takes one (a thread costs more to start
+/// than such a search gains).
+pub(crate) const RECRUIT_STEP: u64 = 1 << 16;
+
+/// Cores lent to the searches running beside the lender: a batch's
+/// worker with no problem left lends its own, and each search still
+/// running may take one for a helper thread until it ends (see
+/// [`Solver::set_spare_cores`](super::Solver::set_spare_cores)). The
+/// threads running never exceed the cores the batch was given.
+#[derive(Debug, Default)]
+pub struct SpareCores {
+    free: AtomicUsize,
+    /// Cores ever taken.
+    taken: AtomicU64,
+}
+
+impl SpareCores {
+    /// A pool with no core in it.
+    pub fn new() -> SpareCores {
+        SpareCores::default()
+    }
+
+    /// Puts `n` cores in the pool.
+    pub fn lend(&self, n: usize) {
+        self.free.fetch_add(n, Ordering::AcqRel);
+    }
+
+    /// Takes a core out of the pool, when there is one.
+    pub(crate) fn take(&self) -> bool {
+        let taken = self
+            .free
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |f| f.checked_sub(1))
+            .is_ok();
+        if taken {
+            self.taken.fetch_add(1, Ordering::Relaxed);
+        }
+        taken
+    }
+
+    /// Whether a core is in the pool now (a cheap look before
+    /// [`take`](Self::take)).
+    pub(crate) fn any(&self) -> bool {
+        self.free.load(Ordering::Relaxed) > 0
+    }
+
+    /// Cores in the pool now.
+    pub fn free(&self) -> usize {
+        self.free.load(Ordering::Acquire)
+    }
+
+    /// Cores taken by searches so far (each for one helper, until its
+    /// search ended).
+    pub fn taken(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
+}
+
 /// What the main thread and its helpers share.
 pub(crate) struct Crew {
     /// The caller's node limit, for all threads together.
@@ -60,6 +125,8 @@ pub(crate) struct Crew {
     pub nodes: AtomicU64,
     /// The main thread's nodes (set every [`NODE_STEP`]).
     pub main_nodes: AtomicU64,
+    /// Helpers enlisted so far (each numbered by its place).
+    enlisted: AtomicU64,
 }
 
 /// A helper thread's stack: deep lines go on fresh segments of the heap
@@ -80,7 +147,18 @@ impl Crew {
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             main_nodes: AtomicU64::new(0),
+            enlisted: AtomicU64::new(0),
         }
+    }
+
+    /// Whether any helper has been enlisted.
+    pub fn has_helpers(&self) -> bool {
+        self.enlisted.load(Ordering::Relaxed) > 0
+    }
+
+    /// The number of one more helper (from 1).
+    pub fn enlist(&self) -> u64 {
+        self.enlisted.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     /// Whether the threads together have searched the caller's limit.

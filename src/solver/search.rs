@@ -19,7 +19,7 @@ use super::mode::{Counting, Mode};
 use super::node::{
     DEPTH_ANY, Node, NodeResult, combine, deeper, select, select_shuffled, sub_sibling_sum, widen,
 };
-use super::parallel::{Crew, Job, NODE_STEP};
+use super::parallel::{Crew, Job, NODE_STEP, RECRUIT_STEP};
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
 use super::tt::{INF, Probe, Table, settles_within};
 
@@ -90,6 +90,9 @@ pub(crate) struct Search<'a> {
     pub posted: bool,
     /// Nodes done with, whose vectors new nodes reuse.
     spare: Vec<Node>,
+    /// On the main thread of a search that may take spare cores: takes
+    /// one for a helper, when there is one (see [`super::parallel`]).
+    pub recruit: Option<&'a dyn Fn()>,
 }
 
 /// The limits a node budget replaced (see [`Search::cap_nodes`]).
@@ -143,6 +146,7 @@ impl<'a> Search<'a> {
             reported: 0,
             posted: false,
             spare: Vec::new(),
+            recruit: None,
         }
     }
 
@@ -181,12 +185,18 @@ impl<'a> Search<'a> {
                 // `uncap_nodes`: no budget of a nested search takes it
                 // for its own).
                 self.aborted = Some(Limit::Nodes);
-            } else if self.helper == 0 && self.crew.is_some() && self.nodes & 0xffff == 0 {
+            } else if self.helper == 0
+                && self.crew.is_some()
+                && self.nodes & (RECRUIT_STEP - 1) == 0
+            {
                 // A shared table grows as the main thread sees it fill.
                 let (stop, deadline) = (self.stop, self.deadline);
                 self.table.grow_if_seen_half_full(|| {
                     stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
                 });
+                if let Some(recruit) = self.recruit {
+                    recruit();
+                }
             }
         }
     }
@@ -370,13 +380,14 @@ impl<'a> Search<'a> {
     /// A root search the helpers will take up (the main thread of a crew,
     /// nothing posted yet) counts every thread's nodes against it: the
     /// budget is work, which the helpers share, so it ends sooner with
-    /// them. Any other counts this thread's nodes alone.
+    /// them. Any other counts this thread's nodes alone (as does a
+    /// search with no helper yet: it searches as one thread does).
     pub(crate) fn cap_nodes(&mut self, budget: u64) -> NodeCap {
         let cap = NodeCap {
             nodes: self.node_limit,
             work: self.work_limit,
         };
-        if self.crew.is_some() && self.helper == 0 && !self.posted {
+        if self.crew.is_some_and(Crew::has_helpers) && self.helper == 0 && !self.posted {
             self.work_limit = cap.work.min(self.total_nodes().saturating_add(budget));
         } else {
             self.node_limit = cap.nodes.min(self.nodes.saturating_add(budget));

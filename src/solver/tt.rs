@@ -40,7 +40,7 @@
 //! so a search does not depend on what the table held before. (The
 //! numbers behind this are in `docs/measurements.md`.)
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use crate::core::{Hand, Move};
 
@@ -274,7 +274,7 @@ pub struct Table {
     /// Entries of other generations are empty: clearing is one increment.
     generation: u8,
     /// Searched by several threads at once (see [`share`](Self::share)).
-    shared: bool,
+    shared: AtomicBool,
 }
 
 /// The largest power of two not above `n` (at least 1).
@@ -352,19 +352,23 @@ impl Table {
             filled: AtomicUsize::new(0),
             touched: AtomicUsize::new(initial),
             generation: 1,
-            shared: false,
+            shared: AtomicBool::new(false),
         }
     }
 
     /// Readies the table for several threads searching over it at once,
     /// until the next [`clear`](Self::clear): reads check each entry's
     /// checksum, and the table grows only by
-    /// [`grow_if_seen_half_full`](Self::grow_if_seen_half_full). A table
-    /// for one thread stays as it is.
-    pub fn share(&mut self, threads: usize) {
-        if threads > 1 {
-            self.shared = true;
-        }
+    /// [`grow_if_seen_half_full`](Self::grow_if_seen_half_full). Called by
+    /// the one thread searching it, before any other starts: a search may
+    /// take on helpers on its way (every entry carries its checksum).
+    pub fn share(&self) {
+        self.shared.store(true, Relaxed);
+    }
+
+    #[inline(always)]
+    fn is_shared(&self) -> bool {
+        self.shared.load(Relaxed)
     }
 
     /// For a shared table, asked by one thread now and then: doubles the
@@ -372,7 +376,7 @@ impl Table {
     /// several threads are not counted), as
     /// [`grow_if_half_full`](Self::grow_if_half_full) does for one thread.
     pub fn grow_if_seen_half_full(&self, interrupted: impl FnMut() -> bool) -> bool {
-        self.shared
+        self.is_shared()
             && self.mask() + 1 < self.clusters.len()
             && self.sampled_fill() >= 500
             && self.grow(interrupted)
@@ -409,7 +413,7 @@ impl Table {
         }
         *self.mask.get_mut() = self.initial - 1;
         *self.filled.get_mut() = 0;
-        self.shared = false;
+        *self.shared.get_mut() = false;
     }
 
     /// Doubles the clusters in use when half their slots are filled and the
@@ -429,7 +433,7 @@ impl Table {
     #[inline]
     pub fn grow_if_half_full(&self, interrupted: impl FnMut() -> bool) -> bool {
         let used = self.mask() + 1;
-        if self.shared
+        if self.is_shared()
             || self.filled.load(Relaxed) * 2 < used * CLUSTER
             || used == self.clusters.len()
         {
@@ -474,7 +478,7 @@ impl Table {
                 }
             }
         }
-        if !self.shared {
+        if !self.is_shared() {
             self.filled.store(self.filled.load(Relaxed) - lost, Relaxed);
         }
         self.mask.store(mask, Relaxed);
@@ -503,7 +507,7 @@ impl Table {
     /// whole.
     #[inline(always)]
     fn live(&self, e: &Entry) -> bool {
-        work_of(e) != 0 && generation_of(e) == self.generation && (!self.shared || whole(e))
+        work_of(e) != 0 && generation_of(e) == self.generation && (!self.is_shared() || whole(e))
     }
 
     /// Permille of used slots, from a sample of the first clusters.
@@ -680,7 +684,7 @@ impl Table {
             best
         });
         put(&slots[i], &pack(key, hand, &record, work, generation));
-        if !self.shared {
+        if !self.is_shared() {
             let filled = self.filled.load(Relaxed);
             self.filled.store(
                 (filled + usize::from(fills)).saturating_sub(emptied),
@@ -891,8 +895,8 @@ mod shared_tests {
     /// entry written whole for that key and hand.
     #[test]
     fn shared_table_reads_are_never_torn() {
-        let mut t = Table::with_clusters(4, 4);
-        t.share(4);
+        let t = Table::with_clusters(4, 4);
+        t.share();
         let t = &t;
         let stop = AtomicBool::new(false);
         let keys: Vec<u64> = (0..24u64)
@@ -947,7 +951,7 @@ mod shared_tests {
         let mut t = Table::with_clusters(4, 64);
         let key = 12345;
         t.store(key, Hand::EMPTY, consistent(key, 3), 1);
-        t.share(2);
+        t.share();
         assert_eq!(t.bytes(), 4 * cluster);
         // Stores never grow a shared table; the sample does, when asked.
         for k in 0..16u64 {
