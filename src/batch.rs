@@ -93,8 +93,15 @@ pub struct BatchOptions {
     /// Whether a worker with no problem left lends its cores to the
     /// searches still running, each taking them as helper threads (see
     /// [`Solver::set_spare_cores`]): the last long problems of a file get
-    /// the cores the short ones freed. The answers are the same.
+    /// the cores the short ones freed. The answers are the same. Not under
+    /// a node limit in [`solve`](Self::solve): an answer cut short by it
+    /// would then depend on how the work was divided, and no longer repeat.
     pub lend_idle_cores: bool,
+    /// Workers the batch was allowed and does not start, when its caller
+    /// knows the input has fewer problems than that (one problem on a
+    /// machine of many cores): with [`lend_idle_cores`](Self::lend_idle_cores)
+    /// their cores are lent from the start.
+    pub unstarted_workers: usize,
 }
 
 /// Each worker's search counters while a batch runs (see
@@ -130,6 +137,7 @@ impl Default for BatchOptions {
             solve: SolveOptions::default(),
             watch: None,
             lend_idle_cores: true,
+            unstarted_workers: 0,
         }
     }
 }
@@ -443,12 +451,22 @@ where
         })
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
-    let lending = (options.lend_idle_cores && jobs > 1).then(|| Lending {
-        spare: Arc::new(SpareCores::new()),
-        cores: options.threads.max(1),
-        jobs,
-        state: Mutex::default(),
-    });
+    // Under a node limit an answer cut short repeats from run to run only
+    // when the work is divided the same way.
+    let lending = (options.lend_idle_cores
+        && options.solve.limits.nodes.is_none()
+        && jobs + options.unstarted_workers > 1)
+        .then(|| {
+            let cores = options.threads.max(1);
+            let spare = Arc::new(SpareCores::new());
+            spare.lend(options.unstarted_workers.saturating_mul(cores));
+            Lending {
+                spare,
+                cores,
+                jobs,
+                state: Mutex::default(),
+            }
+        });
     if let Some(lending) = &lending {
         for solver in &solvers {
             let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
@@ -701,6 +719,7 @@ mod tests {
             solve: SolveOptions::default(),
             watch: None,
             lend_idle_cores: true,
+            unstarted_workers: 0,
         };
         let mut seen = Vec::new();
         let summary = solve_all(inputs(n), &options, &AtomicBool::new(false), |i, a| {
@@ -750,6 +769,7 @@ mod tests {
             solve: SolveOptions::default(),
             watch: None,
             lend_idle_cores: true,
+            unstarted_workers: 0,
         };
         let mut calls = 0;
         let r = solve_all(inputs(500), &options, &AtomicBool::new(false), |i, _| {
@@ -777,6 +797,7 @@ mod tests {
             solve: SolveOptions::default(),
             watch: None,
             lend_idle_cores: true,
+            unstarted_workers: 0,
         };
         let stop = AtomicBool::new(false);
         let started = Instant::now();
@@ -833,6 +854,7 @@ mod tests {
             solve: SolveOptions::default().nodes(300_000),
             watch: None,
             lend_idle_cores: true,
+            unstarted_workers: 0,
         };
         let mut ahead = Vec::new();
         let summary = solve_all(problems, &options, &AtomicBool::new(false), |i, _| {
@@ -877,26 +899,27 @@ mod tests {
     }
 
     /// The long search at the end of a batch takes the core of the worker
-    /// left without a problem; the node limit still holds for it.
+    /// left without a problem, and a single problem those of the workers
+    /// not started; not when told not to, nor under a node limit.
     #[test]
     fn the_last_search_takes_the_cores_of_idle_workers() {
         const HARD: &str =
             "l6GK/2p2+R1P1/p1nsp2+Sp/1p1p2s2/2+R2bk2/3P4P/P4+p1g1/2s6/L7L b B2GNL2n7p 1";
-        let limit = 600_000;
-        for lend in [true, false] {
-            let problems = [HARD, MATE3, MATE3]
+        let helpers = |sfens: &[&str], jobs, unstarted_workers, lend, solve: SolveOptions| {
+            let problems = sfens
                 .iter()
                 .map(|sfen| ((), sfen.parse::<Position>().unwrap()));
             let options = BatchOptions {
-                jobs: 2,
+                jobs,
                 hash_mb: 16,
                 threads: 1,
                 hash_fallback: false,
-                solve: SolveOptions::default().nodes(limit),
+                solve,
                 watch: None,
                 lend_idle_cores: lend,
+                unstarted_workers,
             };
-            let mut nodes = Vec::new();
+            let mut outcomes = Vec::new();
             let run = run_all(
                 problems,
                 &options,
@@ -906,17 +929,22 @@ mod tests {
                     solver.solve(&pos, &options.solve).unwrap()
                 },
                 |(), r| {
-                    nodes.push(r.nodes);
+                    outcomes.push(r.outcome);
                     Ok::<(), Infallible>(())
                 },
             )
             .unwrap();
-            assert_eq!(run.lent_helpers, u64::from(lend), "lending {lend}");
-            assert!(
-                (limit..limit + 2 * 2 * 256).contains(&nodes[0]),
-                "{nodes:?}"
-            );
-        }
+            assert_eq!(outcomes[0], Outcome::Unknown(Limit::Time));
+            assert_eq!(outcomes.len(), sfens.len());
+            run.lent_helpers
+        };
+        let second = SolveOptions::default().time(Duration::from_secs(1));
+        let file = [HARD, MATE3, MATE3];
+        assert_eq!(helpers(&file, 2, 0, true, second), 1);
+        assert_eq!(helpers(&file, 2, 0, false, second), 0);
+        assert_eq!(helpers(&[HARD], 1, 2, true, second), 2);
+        let limited = second.nodes(100_000_000);
+        assert_eq!(helpers(&file, 2, 0, true, limited), 0);
     }
 
     #[test]

@@ -341,6 +341,7 @@ fn asked(
         },
         watch: None,
         lend_idle_cores: true,
+        unstarted_workers: 0,
     })
 }
 

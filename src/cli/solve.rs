@@ -62,7 +62,7 @@ pub const INTERRUPTED_EXIT: u8 = 130;
 /// core), each with its own table of at most --hash MB; the results are written in
 /// input order, the same whatever --jobs (each problem starts from an empty
 /// table). A worker with no problem left lends its core to the searches
-/// still running (--no-lending: not). When stderr is a terminal a progress bar shows problems done (of
+/// still running (not with --no-lending or --nodes). When stderr is a terminal a progress bar shows problems done (of
 /// the file's total), the rate and the time left; for a single problem, a
 /// status line shows the time, nodes, nodes per second, the table's fill,
 /// the length of the mating line found and the bounds proven on the
@@ -127,10 +127,10 @@ pub struct Args {
           value_parser = super::whole(1, MAX_THREADS))]
     threads: u64,
 
-    /// Workers keep their cores to themselves: by default one with no
-    /// problem left lends its cores to the searches still running, as
-    /// helper threads (the same answers; node counts then vary from run to
-    /// run)
+    /// Workers keep their cores to themselves: by default (without
+    /// --nodes) one with no problem left, or not started for want of
+    /// problems, lends its cores to the searches still running, as helper
+    /// threads (the same answers; node counts then vary from run to run)
     #[arg(long)]
     no_lending: bool,
 
@@ -361,13 +361,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         || batch::default_jobs_for(threads),
         |j| usize::try_from(j).unwrap_or(1),
     );
+    // No more workers than problems when they are all known; the cores of
+    // the others are lent to the searches.
+    let workers = if file.is_none() {
+        jobs.min(arg_problems.len()).max(1)
+    } else {
+        jobs
+    };
     let mut options = batch::BatchOptions {
-        // No more workers than problems when they are all known.
-        jobs: if file.is_none() {
-            jobs.min(arg_problems.len())
-        } else {
-            jobs
-        },
+        jobs: workers,
+        unstarted_workers: jobs - workers,
         hash_mb: args.hash.map_or_else(
             || batch::default_hash_mb(jobs),
             |mb| usize::try_from(mb).unwrap_or(usize::MAX),

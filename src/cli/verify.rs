@@ -143,13 +143,6 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::whole(1, super::solve::MAX_THREADS))]
     threads: u64,
-
-    /// Workers keep their cores to themselves: by default one with no
-    /// problem left lends its cores to the searches still running, as
-    /// helper threads (the same answers; node counts then vary from run to
-    /// run)
-    #[arg(long)]
-    no_lending: bool,
 }
 
 /// `--length`: a whole number of plies, odd (the attacker mates) and
@@ -301,6 +294,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
     );
     let batch_options = batch::BatchOptions {
         jobs: if several { jobs } else { 1 },
+        unstarted_workers: 0,
         threads,
         hash_mb: args.hash.map_or_else(
             || batch::default_hash_mb(jobs),
@@ -311,7 +305,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
         hash_fallback: args.hash.is_none(),
         solve: Default::default(),
         watch: None,
-        lend_idle_cores: !args.no_lending,
+        // Its searches run to node budgets, so that a report repeats:
+        // helpers joining would change where each budget ends.
+        lend_idle_cores: false,
     };
     // A bar of the problems done, with the file's total counted first (not
     // for stdin).
