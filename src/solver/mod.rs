@@ -758,14 +758,17 @@ fn solve_with(
 /// shorter than `at_least` follows a weaker defence than the defender has,
 /// and comes after every line that does not; then the fewer plies outside
 /// the two bounds, the better (a line longer than `at_most` follows a
-/// slower attack).
-fn line_preference(len: u32, at_least: u32, at_most: u32) -> (bool, u32) {
+/// slower attack); then, within them, the longer: a line there may still
+/// cut a defence short (the longest resistance known passes over the
+/// defences whose mates the table no longer holds), and the longer one
+/// cuts less.
+fn line_preference(len: u32, at_least: u32, at_most: u32) -> (bool, u32, u32) {
     let outside = if len < at_least {
         at_least - len
     } else {
         len.saturating_sub(at_most.max(at_least))
     };
-    (len < at_least, outside)
+    (len < at_least, outside, u32::MAX - len)
 }
 
 /// The attacker of a search: the side to move, or the other side with
@@ -918,8 +921,9 @@ mod tests {
     #[test]
     fn a_line_of_an_answer_cut_short_keeps_the_defence_then_the_bounds() {
         let rank = |len| line_preference(len, 117, 119);
-        assert_eq!(rank(117), rank(119));
+        assert!(rank(119) < rank(117));
         assert!(rank(119) < rank(125));
+        assert!(rank(117) < rank(125));
         // Never a line that cuts the defence short for one that does not.
         assert!(rank(155) < rank(115));
         assert!(rank(111) < rank(63));
