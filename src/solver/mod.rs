@@ -605,7 +605,7 @@ impl Solver {
                 {
                     table.share();
                     if !start_helper(crew, crew.enlist(), true) {
-                        spare.lend(1);
+                        spare.untake();
                     }
                 }
             };

@@ -93,6 +93,13 @@ impl SpareCores {
         taken
     }
 
+    /// Gives back a core [`take`](Self::take) gave, unused (no thread
+    /// could be started on it): not counted as taken.
+    pub(crate) fn untake(&self) {
+        self.taken.fetch_sub(1, Ordering::Relaxed);
+        self.lend(1);
+    }
+
     /// Whether a core is in the pool now (a cheap look before
     /// [`take`](Self::take)).
     pub(crate) fn any(&self) -> bool {
