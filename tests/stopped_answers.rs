@@ -146,3 +146,32 @@ fn an_answer_cut_short_prints_a_line_within_the_lengths_proven() {
         "musou-002: a line of {len} plies printed, {at_least} to {at_most} proven"
     );
 }
+
+/// Within the lengths proven the longer line is printed: the line of the
+/// longest resistance the table knows may cut a defence short (it passes
+/// over defences whose mates it no longer holds). musou-022 (answer 33)
+/// stopped at 300k nodes has 11 to 33 proven; that line had 11 plies and
+/// was printed, where the plain line of 33 is the answer's length.
+#[test]
+fn an_answer_cut_short_prints_the_longer_line_within_the_lengths_proven() {
+    let p = common::musou_row("022");
+    let pos: Position = p.sfen.parse().unwrap();
+    let mut solver = Solver::new(256);
+    let r = solver
+        .solve(&pos, &SolveOptions::default().nodes(300_000))
+        .unwrap();
+    assert!(!r.exact, "musou-022 answered exactly within 300k nodes");
+    let (Some(at_least), Some(at_most)) = (r.at_least, r.at_most) else {
+        panic!("musou-022: no bounds proven: {r:?}");
+    };
+    let Outcome::Mate { moves } = &r.outcome else {
+        panic!("musou-022: no line printed: {r:?}");
+    };
+    assert_replays_as_mate(&pos, moves, "musou-022 at 300k nodes");
+    let len = moves.len() as u32;
+    assert!(at_least < at_most, "{at_least} to {at_most}");
+    assert_eq!(
+        len, at_most,
+        "musou-022: a line of {len} plies printed, {at_least} to {at_most} proven"
+    );
+}
