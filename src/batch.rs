@@ -346,6 +346,8 @@ struct LendingState {
     running: usize,
     /// Whether the last input has been handed to the pool.
     inputs_done: bool,
+    /// Workers that have lent their cores.
+    lent: usize,
 }
 
 impl Lending {
@@ -363,23 +365,30 @@ impl Lending {
         s.running += 1;
     }
 
-    /// An input is done: once the last is handed out and none waits, its
-    /// worker will take no other.
     fn finished(&self) {
         let mut s = self.state();
         s.running -= 1;
-        if s.inputs_done && s.queued == 0 {
-            self.spare.lend(self.cores);
-        }
+        self.settle(&mut s);
     }
 
-    /// The last input is handed out: the workers it leaves without one
-    /// lend their cores now.
+    /// The last input is handed to the pool.
     fn inputs_done(&self) {
         let mut s = self.state();
         s.inputs_done = true;
-        let idle = self.jobs.saturating_sub(s.running + s.queued);
-        self.spare.lend(idle * self.cores);
+        self.settle(&mut s);
+    }
+
+    /// Once the last input is handed out, the workers neither working nor
+    /// due to take an input waiting will take no other: each lends its
+    /// cores, once.
+    fn settle(&self, s: &mut LendingState) {
+        if s.inputs_done {
+            let idle = self.jobs.saturating_sub(s.running + s.queued);
+            if idle > s.lent {
+                self.spare.lend((idle - s.lent) * self.cores);
+                s.lent = idle;
+            }
+        }
     }
 }
 
@@ -896,6 +905,28 @@ mod tests {
         assert_eq!(lending.spare.free(), 4);
         lending.finished();
         assert_eq!(lending.spare.free(), 6);
+
+        // A worker done while an input still waits, which another takes.
+        let lending = Lending {
+            spare: Arc::new(SpareCores::new()),
+            cores: 1,
+            jobs: 3,
+            state: Mutex::default(),
+        };
+        for _ in 0..3 {
+            lending.queued();
+        }
+        lending.started();
+        lending.started();
+        lending.inputs_done();
+        assert_eq!(lending.spare.free(), 0);
+        lending.finished();
+        assert_eq!(lending.spare.free(), 1, "two workers for one input");
+        lending.started();
+        assert_eq!(lending.spare.free(), 1);
+        lending.finished();
+        lending.finished();
+        assert_eq!(lending.spare.free(), 3);
     }
 
     /// The long search at the end of a batch takes the core of the worker
