@@ -882,12 +882,13 @@ mod tests {
     /// own ends.
     #[test]
     fn workers_lend_their_cores_once_no_input_is_left() {
-        let lending = Lending {
+        let lending_of = |cores| Lending {
             spare: Arc::new(SpareCores::new()),
-            cores: 2,
+            cores,
             jobs: 3,
             state: Mutex::default(),
         };
+        let lending = lending_of(2);
         for _ in 0..2 {
             lending.queued();
         }
@@ -907,12 +908,7 @@ mod tests {
         assert_eq!(lending.spare.free(), 6);
 
         // A worker done while an input still waits, which another takes.
-        let lending = Lending {
-            spare: Arc::new(SpareCores::new()),
-            cores: 1,
-            jobs: 3,
-            state: Mutex::default(),
-        };
+        let lending = lending_of(1);
         for _ in 0..3 {
             lending.queued();
         }

@@ -119,6 +119,28 @@ fn a_stop_anywhere_in_the_answer_leaves_a_line_that_mates() {
     assert!(mates >= 8, "only {mates} stopped searches reported a mate");
 }
 
+/// musou row `row` stopped at `nodes` nodes (256 MB table), answered
+/// not exactly: the length of the line printed (replayed as a mate) and
+/// the bounds proven.
+fn cut_short(row: &str, nodes: u64) -> (u32, u32, u32) {
+    let p = common::musou_row(row);
+    let pos: Position = p.sfen.parse().unwrap();
+    let mut solver = Solver::new(256);
+    let r = solver
+        .solve(&pos, &SolveOptions::default().nodes(nodes))
+        .unwrap();
+    let what = format!("musou-{row} at {nodes} nodes");
+    assert!(!r.exact, "{what}: answered exactly");
+    let (Some(at_least), Some(at_most)) = (r.at_least, r.at_most) else {
+        panic!("{what}: no bounds proven: {r:?}");
+    };
+    let Outcome::Mate { moves } = &r.outcome else {
+        panic!("{what}: no line printed: {r:?}");
+    };
+    assert_replays_as_mate(&pos, moves, &what);
+    (moves.len() as u32, at_least, at_most)
+}
+
 /// An answer cut short by a limit prints, of the lines the table knows,
 /// the one nearest the lengths proven: musou-002 stopped at 500k nodes
 /// (350k to 800k alike) has at most 47 plies proven while the first
@@ -126,21 +148,7 @@ fn a_stop_anywhere_in_the_answer_leaves_a_line_that_mates() {
 /// has 47, and it is the one printed.
 #[test]
 fn an_answer_cut_short_prints_a_line_within_the_lengths_proven() {
-    let p = common::musou_row("002");
-    let pos: Position = p.sfen.parse().unwrap();
-    let mut solver = Solver::new(256);
-    let r = solver
-        .solve(&pos, &SolveOptions::default().nodes(500_000))
-        .unwrap();
-    assert!(!r.exact, "musou-002 answered exactly within 500k nodes");
-    let (Some(at_least), Some(at_most)) = (r.at_least, r.at_most) else {
-        panic!("musou-002: no bounds proven: {r:?}");
-    };
-    let Outcome::Mate { moves } = &r.outcome else {
-        panic!("musou-002: no line printed: {r:?}");
-    };
-    assert_replays_as_mate(&pos, moves, "musou-002 at 500k nodes");
-    let len = moves.len() as u32;
+    let (len, at_least, at_most) = cut_short("002", 500_000);
     assert!(
         (at_least..=at_most).contains(&len),
         "musou-002: a line of {len} plies printed, {at_least} to {at_most} proven"
@@ -154,21 +162,7 @@ fn an_answer_cut_short_prints_a_line_within_the_lengths_proven() {
 /// was printed, where the plain line of 33 is the answer's length.
 #[test]
 fn an_answer_cut_short_prints_the_longer_line_within_the_lengths_proven() {
-    let p = common::musou_row("022");
-    let pos: Position = p.sfen.parse().unwrap();
-    let mut solver = Solver::new(256);
-    let r = solver
-        .solve(&pos, &SolveOptions::default().nodes(300_000))
-        .unwrap();
-    assert!(!r.exact, "musou-022 answered exactly within 300k nodes");
-    let (Some(at_least), Some(at_most)) = (r.at_least, r.at_most) else {
-        panic!("musou-022: no bounds proven: {r:?}");
-    };
-    let Outcome::Mate { moves } = &r.outcome else {
-        panic!("musou-022: no line printed: {r:?}");
-    };
-    assert_replays_as_mate(&pos, moves, "musou-022 at 300k nodes");
-    let len = moves.len() as u32;
+    let (len, at_least, at_most) = cut_short("022", 300_000);
     assert!(at_least < at_most, "{at_least} to {at_most}");
     assert_eq!(
         len, at_most,
