@@ -329,9 +329,9 @@ where
 }
 
 /// Which workers of a [`run_all`] have no input left to take, and lend
-/// their cores to `spare` for the searches still running.
+/// their cores to `spare` (when lending) for the searches still running.
 struct Lending {
-    spare: Arc<SpareCores>,
+    spare: Option<Arc<SpareCores>>,
     /// Cores a worker has: its problem's threads.
     cores: usize,
     jobs: usize,
@@ -351,6 +351,28 @@ struct LendingState {
 }
 
 impl Lending {
+    /// The lending of a run of `jobs` workers as `options` ask; the
+    /// workers not started lend their cores at once.
+    fn new(options: &BatchOptions, jobs: usize) -> Lending {
+        let cores = options.threads.max(1);
+        // Under a node limit an answer cut short repeats from run to run
+        // only when the work is divided the same way.
+        let spare = (options.lend_idle_cores
+            && options.solve.limits.nodes.is_none()
+            && jobs + options.unstarted_workers > 1)
+            .then(|| {
+                let spare = Arc::new(SpareCores::new());
+                spare.lend(options.unstarted_workers.saturating_mul(cores));
+                spare
+            });
+        Lending {
+            spare,
+            cores,
+            jobs,
+            state: Mutex::default(),
+        }
+    }
+
     fn state(&self) -> std::sync::MutexGuard<'_, LendingState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -382,10 +404,10 @@ impl Lending {
     /// due to take an input waiting will take no other: each lends its
     /// cores, once.
     fn settle(&self, s: &mut LendingState) {
-        if s.inputs_done {
+        if let (true, Some(spare)) = (s.inputs_done, &self.spare) {
             let idle = self.jobs.saturating_sub(s.running + s.queued);
             if idle > s.lent {
-                self.spare.lend((idle - s.lent) * self.cores);
+                spare.lend((idle - s.lent) * self.cores);
                 s.lent = idle;
             }
         }
@@ -460,26 +482,11 @@ where
         })
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
-    // Under a node limit an answer cut short repeats from run to run only
-    // when the work is divided the same way.
-    let lending = (options.lend_idle_cores
-        && options.solve.limits.nodes.is_none()
-        && jobs + options.unstarted_workers > 1)
-        .then(|| {
-            let cores = options.threads.max(1);
-            let spare = Arc::new(SpareCores::new());
-            spare.lend(options.unstarted_workers.saturating_mul(cores));
-            Lending {
-                spare,
-                cores,
-                jobs,
-                state: Mutex::default(),
-            }
-        });
-    if let Some(lending) = &lending {
+    let lending = Lending::new(options, jobs);
+    if let Some(spare) = &lending.spare {
         for solver in &solvers {
             let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
-            solver.set_spare_cores(Some(lending.spare.clone()));
+            solver.set_spare_cores(Some(spare.clone()));
         }
     }
     if let Some(watch) = &options.watch {
@@ -504,7 +511,7 @@ where
     let mut failure = None;
     std::thread::scope(|scope| {
         let (halt, solvers, pool, work) = (&halt, &solvers, &pool, &work);
-        let lending = lending.as_ref();
+        let lending = &lending;
         let mut inputs = inputs.into_iter();
         scope.spawn(move || {
             pool.in_place_scope(|tasks| {
@@ -514,19 +521,13 @@ where
                         break;
                     }
                     let Some((tag, input)) = inputs.next() else {
-                        if let Some(lending) = lending {
-                            lending.inputs_done();
-                        }
+                        lending.inputs_done();
                         break;
                     };
                     let result_tx = result_tx.clone();
-                    if let Some(lending) = lending {
-                        lending.queued();
-                    }
+                    lending.queued();
                     tasks.spawn(move |_| {
-                        if let Some(lending) = lending {
-                            lending.started();
-                        }
+                        lending.started();
                         let output = if halt.load(Ordering::SeqCst) {
                             None
                         } else {
@@ -539,9 +540,7 @@ where
                                 .unwrap_or_else(|e| e.into_inner());
                             Some(work(&mut solver, input))
                         };
-                        if let Some(lending) = lending {
-                            lending.finished();
-                        }
+                        lending.finished();
                         let _ = result_tx.send((index, tag, output));
                     });
                 }
@@ -592,7 +591,7 @@ where
         jobs,
         stopped: halt.load(Ordering::SeqCst),
         wall_time: start.elapsed(),
-        lent_helpers: lending.as_ref().map_or(0, |l| l.spare.taken()),
+        lent_helpers: lending.spare.as_ref().map_or(0, |s| s.taken()),
     })
 }
 
@@ -882,8 +881,9 @@ mod tests {
     /// own ends.
     #[test]
     fn workers_lend_their_cores_once_no_input_is_left() {
+        let lent = |l: &Lending| l.spare.as_ref().unwrap().free();
         let lending_of = |cores| Lending {
-            spare: Arc::new(SpareCores::new()),
+            spare: Some(Arc::new(SpareCores::new())),
             cores,
             jobs: 3,
             state: Mutex::default(),
@@ -895,17 +895,17 @@ mod tests {
         lending.started();
         lending.finished();
         // Inputs may still come.
-        assert_eq!(lending.spare.free(), 0);
+        assert_eq!(lent(&lending), 0);
         lending.started();
         lending.queued();
         lending.inputs_done();
         // One running, one waiting for the idle workers: one lends.
-        assert_eq!(lending.spare.free(), 2);
+        assert_eq!(lent(&lending), 2);
         lending.started();
         lending.finished();
-        assert_eq!(lending.spare.free(), 4);
+        assert_eq!(lent(&lending), 4);
         lending.finished();
-        assert_eq!(lending.spare.free(), 6);
+        assert_eq!(lent(&lending), 6);
 
         // A worker done while an input still waits, which another takes.
         let lending = lending_of(1);
@@ -915,14 +915,14 @@ mod tests {
         lending.started();
         lending.started();
         lending.inputs_done();
-        assert_eq!(lending.spare.free(), 0);
+        assert_eq!(lent(&lending), 0);
         lending.finished();
-        assert_eq!(lending.spare.free(), 1, "two workers for one input");
+        assert_eq!(lent(&lending), 1, "two workers for one input");
         lending.started();
-        assert_eq!(lending.spare.free(), 1);
+        assert_eq!(lent(&lending), 1);
         lending.finished();
         lending.finished();
-        assert_eq!(lending.spare.free(), 3);
+        assert_eq!(lent(&lending), 3);
     }
 
     /// The long search at the end of a batch takes the core of the worker

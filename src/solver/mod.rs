@@ -36,6 +36,7 @@ mod search;
 mod tt;
 
 use interposition::Ignored;
+use std::cmp::Reverse;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -600,7 +601,6 @@ impl Solver {
             // starts; a core no thread could be started for goes back.
             let recruit = || {
                 if let (Some(crew), Some(spare)) = (crew, spare)
-                    && spare.any()
                     && spare.take()
                 {
                     table.share();
@@ -762,13 +762,13 @@ fn solve_with(
 /// cut a defence short (the longest resistance known passes over the
 /// defences whose mates the table no longer holds), and the longer one
 /// cuts less.
-fn line_preference(len: u32, at_least: u32, at_most: u32) -> (bool, u32, u32) {
+fn line_preference(len: u32, at_least: u32, at_most: u32) -> (bool, u32, Reverse<u32>) {
     let outside = if len < at_least {
         at_least - len
     } else {
         len.saturating_sub(at_most.max(at_least))
     };
-    (len < at_least, outside, u32::MAX - len)
+    (len < at_least, outside, Reverse(len))
 }
 
 /// The attacker of a search: the side to move, or the other side with

@@ -100,12 +100,6 @@ impl SpareCores {
         self.lend(1);
     }
 
-    /// Whether a core is in the pool now (a cheap look before
-    /// [`take`](Self::take)).
-    pub(crate) fn any(&self) -> bool {
-        self.free.load(Ordering::Relaxed) > 0
-    }
-
     /// Cores in the pool now.
     pub fn free(&self) -> usize {
         self.free.load(Ordering::Acquire)
