@@ -1,6 +1,10 @@
 //! The length of the tsume answer: bounds from below, turning round to
 //! bounds from above once they grow costly, after a plain descent from the
 //! first proof; and the exact length of a position on the line.
+//!
+//! Nodes here are work: the main thread's and its helpers' together
+//! ([`Search::total_nodes`](super::super::search::Search::total_nodes)),
+//! as the node budgets of the searches count them.
 
 use std::time::Instant;
 
@@ -134,8 +138,8 @@ impl TsumeSearch<'_, '_> {
         // The descent costs about as much as the first proof: it is worth
         // it once the bounds from below have cost a share of that (short
         // problems reach their length before).
-        let proof_nodes = self.search.nodes;
-        let bounds_start = self.search.nodes;
+        let proof_nodes = self.search.total_nodes();
+        let bounds_start = self.search.total_nodes();
         let mut descended = false;
         let mut refuted = HashSet::new();
         let mut last_search = 0;
@@ -153,20 +157,26 @@ impl TsumeSearch<'_, '_> {
                         common
                     );
                 }
-                let nr = self.search.nodes;
+                let nr = self.search.total_nodes();
                 self.refute_line_alternatives(pos, &line, b, last_search, &mut refuted);
                 if std::env::var_os("TSUME_DEBUG").is_some() {
-                    eprintln!("PHASE refute {}", self.search.nodes - nr);
+                    eprintln!("PHASE refute {}", self.search.total_nodes() - nr);
                 }
                 if debug {
-                    eprintln!("answer: line checks refuted, nodes {}", self.search.nodes);
+                    eprintln!(
+                        "answer: line checks refuted, nodes {}",
+                        self.search.total_nodes()
+                    );
                 }
             }
-            let start = self.search.nodes;
+            let start = self.search.total_nodes();
             let r = self.within(pos, b);
-            last_search = self.search.nodes - start;
+            last_search = self.search.total_nodes() - start;
             if debug {
-                eprintln!("answer: within {b}: {r:?} nodes {}", self.search.nodes);
+                eprintln!(
+                    "answer: within {b}: {r:?} nodes {}",
+                    self.search.total_nodes()
+                );
             }
             match r {
                 Some(Bounded::Mated(_)) => return (b, true, b),
@@ -175,15 +185,15 @@ impl TsumeSearch<'_, '_> {
             }
             self.search.progress.publish_bounds(b, upper);
             if !descended
-                && self.search.nodes - bounds_start
+                && self.search.total_nodes() - bounds_start
                     >= (proof_nodes / DESCENT_AFTER_PROOF_SHARE).max(DESCENT_MIN_NODES)
             {
                 descended = true;
-                let n0 = self.search.nodes;
+                let n0 = self.search.total_nodes();
                 upper = self.plain_least(pos, upper, b);
                 self.search.progress.publish_bounds(b, upper);
                 if std::env::var_os("TSUME_DEBUG").is_some() {
-                    eprintln!("PHASE descent {}", self.search.nodes - n0);
+                    eprintln!("PHASE descent {}", self.search.total_nodes() - n0);
                 }
             }
             let turn_at = if upper <= TOP_DOWN_MAX_PLIES {
@@ -217,7 +227,7 @@ impl TsumeSearch<'_, '_> {
                 eprintln!(
                     "answer: within {} (from above): {r:?} nodes {}",
                     upper - 2,
-                    self.search.nodes
+                    self.search.total_nodes()
                 );
             }
             match r {
@@ -254,16 +264,19 @@ impl TsumeSearch<'_, '_> {
     fn plain_least(&mut self, pos: &Position, upper: u32, floor: u32) -> u32 {
         let budget = self
             .search
-            .nodes
+            .total_nodes()
             .saturating_mul(PLAIN_DESCENT_NODES_PER_PROOF_NODE)
             .max(PLAIN_DESCENT_MIN_NODES);
         let mut least = upper;
         // Half of what the caller's limits leave at most: the bounds from
         // below need the rest.
-        let nodes_left = self.search.node_limit.saturating_sub(self.search.nodes);
+        let nodes_left = self
+            .search
+            .node_limit
+            .saturating_sub(self.search.total_nodes());
         let until = self
             .search
-            .nodes
+            .total_nodes()
             .saturating_add(budget.saturating_mul(2).min(nodes_left / 2));
         let deadline = self.search.deadline;
         let now = Instant::now();
@@ -275,18 +288,21 @@ impl TsumeSearch<'_, '_> {
         // The nodes spent on the bound being searched.
         let mut spent = 0;
         let mut asked = HashSet::new();
-        while least >= floor + 2 && self.search.aborted.is_none() && self.search.nodes < until {
+        while least >= floor + 2
+            && self.search.aborted.is_none()
+            && self.search.total_nodes() < until
+        {
             let mut p = pos.clone();
             let path = self.path_hash();
             let step = step_cap
                 .min(budget.saturating_sub(spent))
-                .min(until - self.search.nodes);
+                .min(until.saturating_sub(self.search.total_nodes()));
             if step == 0 {
                 break;
             }
-            let start = self.search.nodes;
+            let start = self.search.total_nodes();
             let r = self.search.plain_mate_within(&mut p, path, least - 2, step);
-            spent += self.search.nodes - start;
+            spent += self.search.total_nodes() - start;
             if debug {
                 eprintln!(
                     "answer: plain within {} (pn {} dn {}): {} in {} nodes (of {step})",
@@ -300,7 +316,7 @@ impl TsumeSearch<'_, '_> {
                     } else {
                         "open"
                     },
-                    self.search.nodes - start
+                    self.search.total_nodes() - start
                 );
             }
             if r.pn == 0 {
@@ -321,13 +337,13 @@ impl TsumeSearch<'_, '_> {
             // Else, or when nothing was shortened, the rest of the budget.
             step_cap = budget;
             if r.pn <= PLAIN_STUCK_MAX_PN {
-                let n0 = self.search.nodes;
+                let n0 = self.search.total_nodes();
                 let shortened = self.shorten_plain_line(pos, step / PLAIN_LINE_SHARE, &mut asked);
-                spent += self.search.nodes - n0;
+                spent += self.search.total_nodes() - n0;
                 if debug {
                     eprintln!(
                         "answer: line shortened: {shortened:?}, in {} nodes",
-                        self.search.nodes - n0
+                        self.search.total_nodes() - n0
                     );
                 }
                 if shortened != Some(false) {
@@ -343,7 +359,7 @@ impl TsumeSearch<'_, '_> {
         if debug {
             eprintln!(
                 "answer: plain mate within {least} (from {upper}), nodes {}",
-                self.search.nodes
+                self.search.total_nodes()
             );
         }
         least

@@ -143,14 +143,14 @@ impl TsumeSearch<'_, '_> {
                 longest[i]
             } else {
                 if shorter.is_none() {
-                    let start = self.search.nodes;
+                    let start = self.search.total_nodes();
                     let mut counted = self.counted_lengths(pos, list, drops, len)?;
                     if std::env::var_os("TSUME_DEBUG").is_some() {
                         eprintln!(
                             "answer: shorter defences at depth {} len {len}: {:?} ({} nodes)",
                             self.path.len(),
                             counted.iter().map(|&(l, _)| l).collect::<Vec<_>>(),
-                            self.search.nodes - start
+                            self.search.total_nodes() - start
                         );
                     }
                     counted.retain(|&(l, _)| l < len);

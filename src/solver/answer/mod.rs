@@ -174,11 +174,11 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// the alternatives' node budget: [`Bounded::NotMated`] also when the
     /// budget ran out first.
     fn within_after_capped(&mut self, pos: &Position, m: Move, bound: u32) -> Option<Bounded> {
-        let start = self.search.nodes;
+        let start = self.search.total_nodes();
         let r = self.budgeted(self.alternative_nodes_left, |t| {
             t.within_after(pos, m, bound)
         });
-        let used = self.search.nodes - start;
+        let used = self.search.total_nodes() - start;
         self.alternative_nodes_left = self.alternative_nodes_left.saturating_sub(used);
         Some(match r? {
             Budgeted::Answer(r) => r,
@@ -303,9 +303,9 @@ pub(crate) fn answer(
     choice: DefenceChoice,
 ) -> Answer {
     let mut t = TsumeSearch::new(search, root, rule);
-    let n0 = t.search.nodes;
+    let n0 = t.search.total_nodes();
     let (len, exact, at_least) = t.shortest(root, upper, line);
-    let n1 = t.search.nodes;
+    let n1 = t.search.total_nodes();
     if std::env::var_os("TSUME_DEBUG").is_some() {
         eprintln!("PHASE shortest {}", n1 - n0);
     }
@@ -313,7 +313,7 @@ pub(crate) fn answer(
     let at_most = len;
     let main = if exact { t.main_line(root, len) } else { None };
     if std::env::var_os("TSUME_DEBUG").is_some() {
-        eprintln!("PHASE main {}", t.search.nodes - n1);
+        eprintln!("PHASE main {}", t.search.total_nodes() - n1);
     }
     // A limit that stops reading the main line leaves the length proven.
     let mut exact = main.is_some();
