@@ -234,6 +234,9 @@ pub struct Summary {
     pub wall_time: Duration,
     /// Worker threads.
     pub jobs: usize,
+    /// Helper threads the searches took on cores lent by idle workers
+    /// ([`Run::lent_helpers`]).
+    pub lent_helpers: u64,
     /// Whether the batch was stopped before the end of its input.
     pub stopped: bool,
 }
@@ -263,7 +266,8 @@ impl Summary {
 
 impl fmt::Display for Summary {
     /// `solved 3, no mate 1, unknown 0, errors 1, nodes 12345, search time
-    /// 0.042 s, wall time 0.030 s, jobs 2` (solved: mates found).
+    /// 0.042 s, wall time 0.030 s, jobs 2` (solved: mates found), and
+    /// `, helpers on lent cores 1` when searches took any.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -277,7 +281,11 @@ impl fmt::Display for Summary {
             self.search_time.as_secs_f64(),
             self.wall_time.as_secs_f64(),
             self.jobs
-        )
+        )?;
+        if self.lent_helpers > 0 {
+            write!(f, ", helpers on lent cores {}", self.lent_helpers)?;
+        }
+        Ok(())
     }
 }
 
@@ -323,6 +331,7 @@ where
         },
     )?;
     summary.jobs = run.jobs;
+    summary.lent_helpers = run.lent_helpers;
     summary.stopped = run.stopped;
     summary.wall_time = run.wall_time;
     Ok(summary)

@@ -1,7 +1,8 @@
 //! `tsume solve` on many problems with several workers (`--jobs`): the
 //! output is the same whatever the number of workers, in input order, bad
-//! rows in their place; the summary; `--start-line` for shards; Ctrl-C
-//! with two searches running; the progress bar only on a terminal.
+//! rows in their place; the summary; cores lent by idle workers;
+//! `--start-line` for shards; Ctrl-C with two searches running; the
+//! progress bar only on a terminal.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -147,6 +148,20 @@ fn output_is_the_same_whatever_the_jobs() {
         }
         assert_eq!(outputs[0], outputs[1], "jobs 1 and 2 (json {json})");
         assert_eq!(outputs[0], outputs[2], "jobs 1 and 3 (json {json})");
+    }
+}
+
+/// The last long search of a file takes the core of the worker left
+/// without a problem, and the summary says so; not with `--no-lending`.
+#[test]
+fn an_idle_worker_lends_its_core_unless_told_not_to() {
+    let file = TempFile::new("lend", &format!("{HARD2}\n{MATE1}\n{MATE1}\n"));
+    for (flag, lends) in [(None, true), (Some("--no-lending"), false)] {
+        let mut args = vec!["--file", file.path(), "--jobs", "2", "--time", "1"];
+        args.extend(flag);
+        let err = text(&solve(&args).stderr);
+        assert!(err.contains(", jobs 2"), "{err}");
+        assert_eq!(err.contains(", helpers on lent cores 1\n"), lends, "{err}");
     }
 }
 
