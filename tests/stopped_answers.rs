@@ -169,3 +169,16 @@ fn an_answer_cut_short_prints_the_longer_line_within_the_lengths_proven() {
         "musou-022: a line of {len} plies printed, {at_least} to {at_most} proven"
     );
 }
+
+/// The line of the shortest mate the table knows is a candidate too:
+/// musou-026 (answer 29) stopped at 1M nodes has 29 proven from both
+/// sides, its main line not read yet. The line of the longest resistance
+/// had 39 plies and was printed; the line along the mates known has 29.
+#[test]
+fn an_answer_cut_short_prints_the_line_of_the_shortest_mate_known() {
+    let (len, at_least, at_most) = cut_short("026", 1_000_000);
+    assert!(
+        (at_least..=at_most).contains(&len),
+        "musou-026: a line of {len} plies printed, {at_least} to {at_most} proven"
+    );
+}

@@ -423,11 +423,11 @@ impl TsumeSearch<'_, '_> {
     }
 
     /// The line of an answer cut short, proven `at_least` to `at_most`
-    /// plies long: of the line of the longest resistance known
-    /// ([`longest_known_line`](Self::longest_known_line)) and the plain
-    /// mate's line the table knows ([`plain_known_line`](Self::plain_known_line),
-    /// which the plain descent shortens), the tsume line nearer those
-    /// lengths (see `line_preference`); `None` when neither is one.
+    /// plies long: of the lines the table knows ([`known_line`](Self::known_line),
+    /// along the longest resistance and along the mates alone) and the
+    /// plain mate's line ([`plain_known_line`](Self::plain_known_line),
+    /// which the plain descent shortens), the tsume line nearest those
+    /// lengths (see `line_preference`); `None` when none is one.
     pub(super) fn line_cut_short(
         &mut self,
         root: &Position,
@@ -437,9 +437,10 @@ impl TsumeSearch<'_, '_> {
         let attacker = self.search.attacker;
         // Plain counting is the rule that no drop is useless.
         let rule = self.counting.rule().unwrap_or(UselessRule::Never);
-        let longest = self.longest_known_line(root);
+        let longest = self.known_line(root, true);
+        let shortest = self.known_line(root, false);
         let plain = self.plain_known_line(root);
-        [longest, Some(plain)]
+        [longest, shortest, Some(plain)]
             .into_iter()
             .flatten()
             .filter(|l| is_tsume_line_by(root, l, attacker, rule))

@@ -331,14 +331,19 @@ impl TsumeSearch<'_, '_> {
     /// among the defences known to be mated (drops between checker and
     /// king only when there is nothing else, and then the line ends: they
     /// may be useless interpositions), the one proven not mated within the
-    /// most plies, then the one with the longest known mate; at the
-    /// attacker's turn the check with the shortest known mate. `None` where
-    /// the table knows no mating move, or a position comes back.
+    /// most plies (when `by_resistance`), then the one with the longest
+    /// known mate; at the attacker's turn the check with the shortest known
+    /// mate. `None` where the table knows no mating move, or a position
+    /// comes back.
     ///
     /// The first proof's line may follow a defence far shorter than the
     /// longest (`docs/measurements.md`), while the bounded searches have
-    /// already proven that some defence lasts longer.
-    pub(super) fn longest_known_line(&mut self, root: &Position) -> Option<Vec<Move>> {
+    /// already proven that some defence lasts longer. Without
+    /// `by_resistance` the line follows the shortest mate known from the
+    /// root, as long as the table kept it: the mate of the last bound from
+    /// above proven, where the line of the longest resistance can outlast
+    /// it by passing over defences whose mates the table lost.
+    pub(super) fn known_line(&mut self, root: &Position, by_resistance: bool) -> Option<Vec<Move>> {
         let attacker = self.search.attacker;
         let mut pos = root.clone();
         let mut line = Vec::new();
@@ -375,7 +380,7 @@ impl TsumeSearch<'_, '_> {
                             child.board_key() ^ self.counting.salt(self.search.base_salt),
                             child.hand(attacker),
                         )
-                        .filter(|p| p.dn == 0)
+                        .filter(|p| by_resistance && p.dn == 0)
                         .map_or(0, |p| u32::from(p.len) + 1);
                     let score = (resists, mated);
                     if best.is_none_or(|(b, _)| score > b) {
