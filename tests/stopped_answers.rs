@@ -142,17 +142,23 @@ fn cut_short(row: &str, nodes: u64) -> (u32, u32, u32) {
 }
 
 /// An answer cut short by a limit prints, of the lines the table knows,
-/// the one nearest the lengths proven: musou-002 stopped at 500k nodes
-/// (350k to 800k alike) has at most 47 plies proven while the first
-/// proof's line has 49; the plain line the table knows after the descent
-/// has 47, and it is the one printed.
+/// the one nearest the lengths proven, here within them:
+/// - musou-002 stopped at 500k nodes (350k to 800k alike) has at most 47
+///   plies proven while the first proof's line has 49; the plain line the
+///   table knows after the descent has 47.
+/// - musou-026 (answer 29) stopped at 1M nodes has 29 proven from both
+///   sides, its main line not read yet. The line of the longest
+///   resistance has 39 plies; the line along the mates known, 29.
 #[test]
 fn an_answer_cut_short_prints_a_line_within_the_lengths_proven() {
-    let (len, at_least, at_most) = cut_short("002", 500_000);
-    assert!(
-        (at_least..=at_most).contains(&len),
-        "musou-002: a line of {len} plies printed, {at_least} to {at_most} proven"
-    );
+    for (row, nodes) in [("002", 500_000), ("026", 1_000_000)] {
+        let (len, at_least, at_most) = cut_short(row, nodes);
+        assert!(
+            (at_least..=at_most).contains(&len),
+            "musou-{row} at {nodes} nodes: a line of {len} plies printed, \
+             {at_least} to {at_most} proven"
+        );
+    }
 }
 
 /// Within the lengths proven the longer line is printed: the line of the
@@ -167,18 +173,5 @@ fn an_answer_cut_short_prints_the_longer_line_within_the_lengths_proven() {
     assert_eq!(
         len, at_most,
         "musou-022: a line of {len} plies printed, {at_least} to {at_most} proven"
-    );
-}
-
-/// The line of the shortest mate the table knows is a candidate too:
-/// musou-026 (answer 29) stopped at 1M nodes has 29 proven from both
-/// sides, its main line not read yet. The line of the longest resistance
-/// had 39 plies and was printed; the line along the mates known has 29.
-#[test]
-fn an_answer_cut_short_prints_the_line_of_the_shortest_mate_known() {
-    let (len, at_least, at_most) = cut_short("026", 1_000_000);
-    assert!(
-        (at_least..=at_most).contains(&len),
-        "musou-026: a line of {len} plies printed, {at_least} to {at_most} proven"
     );
 }
