@@ -373,15 +373,18 @@ impl TsumeSearch<'_, '_> {
                     let Some(mated) = self.known_mate(&child) else {
                         continue;
                     };
-                    let resists = self
-                        .search
-                        .table
-                        .probe(
-                            child.board_key() ^ self.counting.salt(self.search.base_salt),
-                            child.hand(attacker),
-                        )
-                        .filter(|p| by_resistance && p.dn == 0)
-                        .map_or(0, |p| u32::from(p.len) + 1);
+                    let resists = if by_resistance {
+                        self.search
+                            .table
+                            .probe(
+                                child.board_key() ^ self.counting.salt(self.search.base_salt),
+                                child.hand(attacker),
+                            )
+                            .filter(|p| p.dn == 0)
+                            .map_or(0, |p| u32::from(p.len) + 1)
+                    } else {
+                        0
+                    };
                     let score = (resists, mated);
                     if best.is_none_or(|(b, _)| score > b) {
                         best = Some((score, m));
