@@ -241,3 +241,25 @@ pub(crate) fn helper(table: &Table, crew: &Crew, index: u64) {
             .fetch_add(search.nodes - search.reported, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SpareCores;
+
+    /// A core is taken only while one is free; one given back unused
+    /// (no thread could be started on it) is free again and not counted
+    /// as taken.
+    #[test]
+    fn spare_cores_are_taken_and_given_back() {
+        let spare = SpareCores::new();
+        assert!(!spare.take(), "nothing lent yet");
+        spare.lend(2);
+        assert!(spare.take() && spare.take());
+        assert!(!spare.take());
+        assert_eq!((spare.free(), spare.taken()), (0, 2));
+        spare.untake();
+        assert_eq!((spare.free(), spare.taken()), (1, 1));
+        spare.lend(1);
+        assert_eq!((spare.free(), spare.taken()), (2, 1));
+    }
+}
