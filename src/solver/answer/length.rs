@@ -43,6 +43,11 @@ const PLAIN_DESCENT_NODES_PER_PROOF_NODE: u64 = 2;
 /// The least budget of a step of the plain descent.
 const PLAIN_DESCENT_MIN_NODES: u64 = 10_000;
 
+/// The first step of the plain descent may take the budget divided by
+/// this before the proof-number test below: a first step stuck along one
+/// line gets its line shortened too, with half of the budget left for it.
+const PLAIN_FIRST_STEP_SHARE: u64 = 2;
+
 /// A step of the plain descent after the first may take this many times
 /// the nodes of the step before (within the budget) before the line is
 /// shortened where it can be (see [`TsumeSearch::shorten_plain_line`]).
@@ -249,11 +254,12 @@ impl TsumeSearch<'_, '_> {
     /// [`PLAIN_DESCENT_NODES_PER_PROOF_NODE`], the descent twice that in
     /// all, and never more than half of the nodes and time the caller's
     /// limits leave; it stops at the first bound without a mate, or not
-    /// decided in time. A bound after the first that takes
-    /// [`PLAIN_STEP_GROWTH`] times the one before while its proof number
-    /// stays at most [`PLAIN_STUCK_MAX_PN`] has the line shortened where
-    /// it can be ([`shorten_plain_line`](Self::shorten_plain_line)) before
-    /// it goes on.
+    /// decided in time. A bound that takes [`PLAIN_STEP_GROWTH`] times
+    /// the one before (the first: the budget's share of
+    /// [`PLAIN_FIRST_STEP_SHARE`]) while its proof number stays at most
+    /// [`PLAIN_STUCK_MAX_PN`] has the line shortened where it can be
+    /// ([`shorten_plain_line`](Self::shorten_plain_line)) before it goes
+    /// on.
     ///
     /// The first plain proof may wander far (to many times the answer's
     /// length), while under a bound a plain search finds a shorter mate at
@@ -281,10 +287,10 @@ impl TsumeSearch<'_, '_> {
         let deadline = self.search.deadline;
         let now = Instant::now();
         self.search.deadline = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
-        // The first bound may take the whole budget, the next ones at
+        // The first bound may take half the budget, the next ones at
         // first sixteen times the bound before (see `shorten_plain_line`).
         let debug = std::env::var_os("TSUME_DEBUG").is_some();
-        let mut step_cap = budget;
+        let mut step_cap = budget / PLAIN_FIRST_STEP_SHARE;
         // The nodes spent on the bound being searched.
         let mut spent = 0;
         let mut asked = HashSet::new();
