@@ -161,17 +161,26 @@ fn an_answer_cut_short_prints_a_line_within_the_lengths_proven() {
     }
 }
 
-/// Within the lengths proven the longer line is printed: the line of the
-/// longest resistance the table knows may cut a defence short (it passes
-/// over defences whose mates it no longer holds). musou-022 (answer 33)
-/// stopped at 300k nodes has 11 to 33 proven; that line had 11 plies and
-/// was printed, where the plain line of 33 is the answer's length.
+/// The line nearest the mate proven is printed: the lines the table
+/// knows may cut a defence short (they pass over defences whose mates it
+/// no longer holds), and fall far under it.
+/// - musou-022 (answer 33) stopped at 300k nodes has 11 to 33 proven; the
+///   line of the longest resistance had 11 plies and was printed, where
+///   the plain line of 33 is the answer's length.
+/// - musou-004 (answer 27) stopped at 300k nodes has 11 to 27 proven; a
+///   line of 17 plies was printed (10 under), where one of 33 is known
+///   (6 over).
 #[test]
-fn an_answer_cut_short_prints_the_longer_line_within_the_lengths_proven() {
+fn an_answer_cut_short_prints_the_line_nearest_the_mate_proven() {
     let (len, at_least, at_most) = cut_short("022", 300_000);
     assert!(at_least < at_most, "{at_least} to {at_most}");
     assert_eq!(
         len, at_most,
         "musou-022: a line of {len} plies printed, {at_least} to {at_most} proven"
+    );
+    let (len, at_least, at_most) = cut_short("004", 300_000);
+    assert!(
+        len.abs_diff(at_most) <= 6,
+        "musou-004: a line of {len} plies printed, {at_least} to {at_most} proven"
     );
 }
