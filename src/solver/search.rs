@@ -990,22 +990,72 @@ fn drops_judged_early(counting: Counting) -> bool {
 /// so the search looks at other moves first.
 const SHALLOW_DISPROOF_PN: u32 = 4;
 
+/// The largest first proof number of a position mated in more plies than
+/// are left (see [`within_remaining`]).
+const LONG_PROOF_MAX_PN: u32 = 16;
+
 /// `r` as it holds with `remaining` plies left under `mode`: a disproof
 /// that holds only for fewer plies, or (under a length bound) a mate
 /// longer than the plies left, is no final result here. Such a disproof
 /// still says the position is hard to mate: it starts with proof number
-/// [`SHALLOW_DISPROOF_PN`].
+/// [`SHALLOW_DISPROOF_PN`]. Such a mate starts with one more for every
+/// two plies it is too long (at most [`LONG_PROOF_MAX_PN`]): a mate a
+/// little shorter is often a detour away from the known one, a much
+/// shorter one seldom, and taken as 1 the known mate's line is followed
+/// to its end, where a shorter bound is hardest to settle, before any
+/// other move is tried (`docs/measurements.md`). Not under the rules
+/// whose useless drops need mates' lengths after captures (`piece-unused`,
+/// `checker-captures`): there a mate in one by `piece-unused` was left not
+/// exact (its main line unread), and the rule was not worked out.
 fn within_remaining(mode: Mode, r: NodeResult, remaining: u32) -> NodeResult {
     // Without a length bound a proof of any length is final.
     let unsettled =
         (r.dn == 0 || (mode.bounded && r.pn == 0)) && !settles_within(r.pn, r.dn, r.len, remaining);
     if unsettled {
-        NodeResult::open(
-            if r.dn == 0 { SHALLOW_DISPROOF_PN } else { 1 },
-            1,
-            Hand::EMPTY,
-        )
+        let pn = if r.dn == 0 {
+            SHALLOW_DISPROOF_PN
+        } else if mode.counting.needs_lengths_after_captures() {
+            1
+        } else {
+            (1 + (u32::from(r.len).saturating_sub(remaining)) / 2).min(LONG_PROOF_MAX_PN)
+        };
+        NodeResult::open(pn, 1, Hand::EMPTY)
     } else {
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mate_too_long_for_the_plies_left_starts_harder_the_longer_it_is() {
+        let mode = Mode::within(Counting::Plain, 31);
+        let pn = |len, remaining| {
+            let r = within_remaining(mode, NodeResult::proven(Hand::EMPTY, len), remaining);
+            assert!(
+                r.pn != 0 && r.dn == 1,
+                "{len} plies with {remaining} left: {r:?}"
+            );
+            r.pn
+        };
+        // Two plies too long: one detour to cut. Ten: five of them.
+        assert_eq!(pn(13, 11), 2);
+        assert_eq!(pn(21, 11), 6);
+        assert_eq!(pn(211, 11), LONG_PROOF_MAX_PN);
+        // Within the plies left the proof stands; without a bound any does.
+        assert_eq!(
+            within_remaining(mode, NodeResult::proven(Hand::EMPTY, 9), 11).pn,
+            0
+        );
+        let free = Mode::unbounded(Counting::Plain);
+        assert_eq!(
+            within_remaining(free, NodeResult::proven(Hand::EMPTY, 21), 11).pn,
+            0
+        );
+        // A disproof for fewer plies than are left, as before.
+        let shallow = within_remaining(mode, NodeResult::disproven(Hand::EMPTY, 9, false), 11);
+        assert_eq!((shallow.pn, shallow.dn), (SHALLOW_DISPROOF_PN, 1));
     }
 }
