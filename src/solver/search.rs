@@ -1005,8 +1005,9 @@ const LONG_PROOF_MAX_PN: u32 = 16;
 /// to its end, where a shorter bound is hardest to settle, before any
 /// other move is tried (`docs/measurements.md`). Not under the rules
 /// whose useless drops need mates' lengths after captures (`piece-unused`,
-/// `checker-captures`): there a mate in one by `piece-unused` was left not
-/// exact (its main line unread), and the rule was not worked out.
+/// `checker-captures`): there the search and the judge of a line's end
+/// (`is_tsume_line_by`) can disagree, and the new order let the main line
+/// pick a mate the judge rejects (see `the_rule_for_useless_drops_can_be_chosen`).
 fn within_remaining(mode: Mode, r: NodeResult, remaining: u32) -> NodeResult {
     // Without a length bound a proof of any length is final.
     let unsettled =
