@@ -698,10 +698,10 @@ fn solve_with(
                 );
                 at_least = Some(a.at_least);
                 at_most = Some(a.at_most);
-                // An answer cut short by a limit gives the line of the
-                // longest resistance known unless the first proof's line
-                // is nearer the lengths proven (see `line_preference`; what
-                // it gave on the musou rows is in docs/measurements.md).
+                // An answer cut short by a limit gives the line the table
+                // knows nearest the lengths proven, unless the first
+                // proof's line is nearer (see `line_preference`; what it
+                // gave on the musou rows is in docs/measurements.md).
                 let rank =
                     |line: &[Move]| line_preference(line.len() as u32, a.at_least, a.at_most);
                 if let Some(moves) = a.moves

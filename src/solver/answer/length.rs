@@ -430,7 +430,8 @@ impl TsumeSearch<'_, '_> {
 
     /// The line of an answer cut short, proven `at_least` to `at_most`
     /// plies long: of the lines the table knows ([`known_line`](Self::known_line),
-    /// along the longest resistance and along the mates alone) and the
+    /// along the longest resistance, and along the mates within `at_most`)
+    /// and the
     /// plain mate's line ([`plain_known_line`](Self::plain_known_line),
     /// which the plain descent shortens), the tsume line nearest those
     /// lengths (see `line_preference`); `None` when none is one.
@@ -443,10 +444,10 @@ impl TsumeSearch<'_, '_> {
         let attacker = self.search.attacker;
         // Plain counting is the rule that no drop is useless.
         let rule = self.counting.rule().unwrap_or(UselessRule::Never);
-        let longest = self.known_line(root, true);
-        let shortest = self.known_line(root, false);
+        let longest = self.known_line(root, true, u32::MAX);
+        let within = self.known_line(root, false, at_most);
         let plain = self.plain_known_line(root);
-        [longest, shortest, Some(plain)]
+        [longest, within, Some(plain)]
             .into_iter()
             .flatten()
             .filter(|l| is_tsume_line_by(root, l, attacker, rule))
@@ -669,7 +670,8 @@ mod tests {
     use crate::core::{Color, Position};
     use crate::solver::Solver;
     use crate::solver::interposition::UselessRule;
-    use crate::solver::mode::{Counting, Mode};
+    use crate::solver::is_tsume_line;
+    use crate::solver::mode::{Bounded, Counting, Mode};
 
     /// The position of 将棋無双 problem `number` in problems/musou.tsv.
     fn musou(number: &str) -> Position {
@@ -681,6 +683,25 @@ mod tests {
             .expect("the row")
             .parse()
             .expect("an SFEN")
+    }
+
+    /// A mate proven within a bound may pass through a drop between
+    /// checker and king that counts (musou-084, 29 plies: 1. B*3g P*2h).
+    /// The line of the mates known within the bound follows it, as long as
+    /// the mate proven; leaving drops out, it would take a weaker defence.
+    #[test]
+    fn the_line_of_a_mate_proven_within_a_bound_passes_through_drops() {
+        let pos = musou("084");
+        let mut solver = Solver::new(256);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
+        let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
+            panic!("mated within 29");
+        };
+        let line = t.known_line(&pos, false, len).expect("a line");
+        assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
+        assert_eq!(line.len() as u32, len);
+        assert!(line[1].is_drop(), "{}", line[1]);
     }
 
     /// musou-006's first plain proof wanders. The questions along the line

@@ -9,7 +9,9 @@ use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Move, Position};
 
 use super::super::defence::DefenceChoice;
-use super::super::interposition::DropInterpositions;
+use super::super::interposition::{
+    DropInterpositions, UselessRule, has_counted_evasion, is_mated_now_by,
+};
 use super::super::mode::{Counting, MAX_PLY as MAX_LINE};
 use super::super::search::{STACK_RED_ZONE, STACK_SEGMENT};
 use super::super::tt::Probe;
@@ -326,25 +328,40 @@ impl TsumeSearch<'_, '_> {
         Some(counted)
     }
 
-    /// For an answer a limit cut short, a mating line from `root` along
-    /// the longest resistance the table knows: at the defender's turn,
-    /// among the defences known to be mated (drops between checker and
-    /// king only when there is nothing else, and then the line ends: they
-    /// may be useless interpositions), the one proven not mated within the
-    /// most plies (when `by_resistance`), then the one with the longest
-    /// known mate; at the attacker's turn the check with the shortest known
-    /// mate. `None` where the table knows no mating move, or a position
-    /// comes back.
+    /// For an answer a limit cut short, a mating line from `root` of at
+    /// most `bound` plies along what the table knows: at the attacker's
+    /// turn the check with the shortest known mate that fits in the plies
+    /// left; at the defender's turn, among the defences whose known mate
+    /// fits, the one proven not mated within the most plies (when
+    /// `by_resistance`), then the one with the longest known mate. The
+    /// line ends where the defender is mated where it stands by the rule
+    /// (checkmate, or only useless drops between checker and king left).
+    /// `None` where the table knows no such move, or a position comes back.
+    ///
+    /// A drop between checker and king is a defence here like any other:
+    /// the bounded search counts a drop mated in time as a defence, useless
+    /// or not, so the mate it proved may pass through one. Leaving drops
+    /// out would leave such a mate for a short one of a weaker defence
+    /// (ミクロコスモス: a 21-ply line where 1,525 plies were proven,
+    /// `docs/measurements.md`); a drop on the line may then be one the
+    /// exact answer leaves out as useless.
     ///
     /// The first proof's line may follow a defence far shorter than the
-    /// longest (`docs/measurements.md`), while the bounded searches have
-    /// already proven that some defence lasts longer. Without
-    /// `by_resistance` the line follows the shortest mate known from the
-    /// root, as long as the table kept it: the mate of the last bound from
-    /// above proven, where the line of the longest resistance can outlast
-    /// it by passing over defences whose mates the table lost.
-    pub(super) fn known_line(&mut self, root: &Position, by_resistance: bool) -> Option<Vec<Move>> {
+    /// longest, while the bounded searches have already proven that some
+    /// defence lasts longer. Without `by_resistance` and within the mate
+    /// last proven from above, the line follows that mate, as long as the
+    /// table kept it; the line of the longest resistance can outlast it by
+    /// passing over defences whose mates the table lost.
+    pub(super) fn known_line(
+        &mut self,
+        root: &Position,
+        by_resistance: bool,
+        bound: u32,
+    ) -> Option<Vec<Move>> {
         let attacker = self.search.attacker;
+        // Plain counting is the rule that no drop is useless.
+        let rule = self.counting.rule().unwrap_or(UselessRule::Never);
+        let mated_now = |pos: &Position| !has_counted_evasion(pos) && is_mated_now_by(pos, rule);
         let mut pos = root.clone();
         let mut line = Vec::new();
         let mut seen = HashSet::new();
@@ -352,25 +369,23 @@ impl TsumeSearch<'_, '_> {
             if !seen.insert(pos.key()) || line.len() >= MAX_LINE as usize {
                 return None;
             }
-            let mut moves = MoveList::new();
+            // A move fits when the mate known after it does.
+            let left = bound.saturating_sub(line.len() as u32);
             let m = if pos.side_to_move() == attacker {
-                shortest_known_check(
-                    &pos,
-                    |child| !self.counting.has_counted_evasion(child),
-                    |child| self.known_mate(child),
-                )?
+                shortest_known_check(&pos, mated_now, |child| {
+                    self.known_mate(child).filter(|&l| l < left)
+                })?
                 .1
             } else {
-                if !self.counting.has_counted_evasion(&pos) {
-                    // Mated, or only drops between checker and king left.
+                if mated_now(&pos) {
                     return Some(line);
                 }
+                let mut moves = MoveList::new();
                 generate_evasions(&pos, &mut moves);
-                let drops = self.counting.judged_drops(&pos);
                 let mut best: Option<((u32, u32), Move)> = None;
-                for &m in moves.iter().filter(|&&m| !drops.contains(m)) {
+                for &m in moves.iter() {
                     let child = pos.after(m);
-                    let Some(mated) = self.known_mate(&child) else {
+                    let Some(mated) = self.known_mate(&child).filter(|&l| l < left) else {
                         continue;
                     };
                     let resists = if by_resistance {
