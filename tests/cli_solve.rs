@@ -552,8 +552,11 @@ fn a_first_proof_line_is_not_reported_as_mate_in_n() {
 /// rule (set aside, mated within the other defences: none here) the drop
 /// counts and the knight mates after it (3 plies); by `piece-unused` the
 /// mate after that capture is as quick without the piece, so the drop is
-/// useless and L*1c mates at once. A rule it does not know is an error
-/// that names it.
+/// useless and L*1c mates at once. By `piece-unused` the search finds
+/// L*1d a mate at once too (the drops on 1c and 1b useless by mates after
+/// their capture), which the judge of a line's end, within its fixed
+/// number of positions, cannot confirm: the answer is the line it can.
+/// A rule it does not know is an error that names it.
 #[test]
 fn the_rule_for_useless_drops_can_be_chosen() {
     let pos = "8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1";

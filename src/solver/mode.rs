@@ -118,16 +118,6 @@ impl Counting {
         }
     }
 
-    /// Whether useless drops are judged by the length of a mate after a
-    /// capture beyond the bound (`piece-unused`, `checker-captures`).
-    #[inline(always)]
-    pub fn needs_lengths_after_captures(self) -> bool {
-        matches!(
-            self.rule(),
-            Some(UselessRule::PieceUnused | UselessRule::CheckerCaptures)
-        )
-    }
-
     /// The interpositions left out.
     #[inline(always)]
     pub fn ignored(self) -> Ignored {

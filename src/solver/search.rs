@@ -1003,11 +1003,7 @@ const LONG_PROOF_MAX_PN: u32 = 16;
 /// little shorter is often a detour away from the known one, a much
 /// shorter one seldom, and taken as 1 the known mate's line is followed
 /// to its end, where a shorter bound is hardest to settle, before any
-/// other move is tried (`docs/measurements.md`). Not under the rules
-/// whose useless drops need mates' lengths after captures (`piece-unused`,
-/// `checker-captures`): there the search and the judge of a line's end
-/// (`is_tsume_line_by`) can disagree, and the new order let the main line
-/// pick a mate the judge rejects (see `the_rule_for_useless_drops_can_be_chosen`).
+/// other move is tried (`docs/measurements.md`).
 fn within_remaining(mode: Mode, r: NodeResult, remaining: u32) -> NodeResult {
     // Without a length bound a proof of any length is final.
     let unsettled =
@@ -1015,8 +1011,6 @@ fn within_remaining(mode: Mode, r: NodeResult, remaining: u32) -> NodeResult {
     if unsettled {
         let pn = if r.dn == 0 {
             SHALLOW_DISPROOF_PN
-        } else if mode.counting.needs_lengths_after_captures() {
-            1
         } else {
             (1 + (u32::from(r.len).saturating_sub(remaining)) / 2).min(LONG_PROOF_MAX_PN)
         };
