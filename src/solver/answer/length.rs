@@ -239,6 +239,7 @@ impl TsumeSearch<'_, '_> {
                 Some(Bounded::Mated(len)) => {
                     upper = len.min(upper - 2);
                     self.search.progress.publish_bounds(least, upper);
+                    self.keep_proven_line(pos, upper);
                 }
                 Some(Bounded::NotMated) => return (upper, true, upper),
                 None => return (upper, false, least),
@@ -428,10 +429,25 @@ impl TsumeSearch<'_, '_> {
         Some(self.plain_known_line(root).len() < line.len())
     }
 
+    /// Keeps the line of the mate within `bound` just proven from `root`
+    /// ([`known_line`](Self::known_line) along the mates), when it is a
+    /// tsume line: the searches that follow (a bound with no mate, up to
+    /// the limit) can replace the entries it is read from, and a line read
+    /// at the end may then follow a weaker defence, far shorter.
+    fn keep_proven_line(&mut self, root: &Position, bound: u32) {
+        let attacker = self.search.attacker;
+        let rule = self.counting.rule().unwrap_or(UselessRule::Never);
+        if let Some(line) = self.known_line(root, false, bound)
+            && is_tsume_line_by(root, &line, attacker, rule)
+        {
+            self.proven_line = Some(line);
+        }
+    }
+
     /// The line of an answer cut short, proven `at_least` to `at_most`
     /// plies long: of the lines the table knows ([`known_line`](Self::known_line),
-    /// along the longest resistance, and along the mates within `at_most`)
-    /// and the
+    /// along the longest resistance, and along the mates within `at_most`),
+    /// the line kept when the last bound from above was proven, and the
     /// plain mate's line ([`plain_known_line`](Self::plain_known_line),
     /// which the plain descent shortens), the tsume line nearest those
     /// lengths (see `line_preference`); `None` when none is one.
@@ -447,7 +463,7 @@ impl TsumeSearch<'_, '_> {
         let longest = self.known_line(root, true, u32::MAX);
         let within = self.known_line(root, false, at_most);
         let plain = self.plain_known_line(root);
-        [longest, within, Some(plain)]
+        [longest, within, Some(plain), self.proven_line.take()]
             .into_iter()
             .flatten()
             .filter(|l| is_tsume_line_by(root, l, attacker, rule))
@@ -702,6 +718,33 @@ mod tests {
         assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
         assert_eq!(line.len() as u32, len);
         assert!(line[1].is_drop(), "{}", line[1]);
+    }
+
+    /// Each mate proven from above leaves its line kept (musou-084: 29
+    /// proven from 31, then no mate within 27), and an answer cut short
+    /// offers it where the table no longer knows it (here a fresh one).
+    #[test]
+    fn the_line_of_the_last_mate_proven_from_above_is_kept() {
+        let pos = musou("084");
+        let mut solver = Solver::new(256);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
+        assert_eq!(t.shortest_from_above(&pos, 31, 0), (29, true, 29));
+        let kept = t.proven_line.clone().expect("a line kept");
+        assert_eq!(kept.len(), 29);
+        assert!(is_tsume_line(&pos, &kept, Color::Black), "{kept:?}");
+        drop(t);
+        drop(search);
+        let mut solver = Solver::new(16);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
+        assert_eq!(
+            t.line_cut_short(&pos, 11, 29),
+            None,
+            "the table knows nothing"
+        );
+        t.proven_line = Some(kept.clone());
+        assert_eq!(t.line_cut_short(&pos, 11, 29), Some(kept));
     }
 
     /// musou-006's first plain proof wanders. The questions along the line

@@ -74,6 +74,9 @@ pub(crate) struct TsumeSearch<'s, 'a> {
     alternative_nodes_left: u64,
     /// Which defence the main line follows.
     pub choice: DefenceChoice,
+    /// The line of the last mate proven from above, read from the table
+    /// right after its proof (see [`TsumeSearch::line_cut_short`]).
+    proven_line: Option<Vec<Move>>,
 }
 
 /// Equally long defences read in all, beyond the first at each node, when
@@ -110,6 +113,7 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             alternatives_left: ALTERNATIVE_READS,
             alternative_nodes_left: ALTERNATIVE_NODES,
             choice: DefenceChoice::Longest,
+            proven_line: None,
         };
         t.enter(root);
         t
