@@ -701,6 +701,15 @@ mod tests {
             .expect("an SFEN")
     }
 
+    /// Runs `f` over tsume questions from `pos` (Black mates, the default
+    /// rule) on a fresh table of `mb` MB.
+    fn with_search<T>(pos: &Position, mb: usize, f: impl FnOnce(&mut TsumeSearch) -> T) -> T {
+        let mut solver = Solver::new(mb);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, pos, UselessRule::default());
+        f(&mut t)
+    }
+
     /// A mate proven within a bound may pass through a drop between
     /// checker and king that counts (musou-084, 29 plies: 1. B*3g P*2h).
     /// The line of the mates known within the bound follows it, as long as
@@ -708,13 +717,12 @@ mod tests {
     #[test]
     fn the_line_of_a_mate_proven_within_a_bound_passes_through_drops() {
         let pos = musou("084");
-        let mut solver = Solver::new(256);
-        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
-        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
-        let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
-            panic!("mated within 29");
-        };
-        let line = t.known_line(&pos, false, len).expect("a line");
+        let (len, line) = with_search(&pos, 256, |t| {
+            let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
+                panic!("mated within 29");
+            };
+            (len, t.known_line(&pos, false, len).expect("a line"))
+        });
         assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
         assert_eq!(line.len() as u32, len);
         assert!(line[1].is_drop(), "{}", line[1]);
@@ -726,25 +734,21 @@ mod tests {
     #[test]
     fn the_line_of_the_last_mate_proven_from_above_is_kept() {
         let pos = musou("084");
-        let mut solver = Solver::new(256);
-        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
-        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
-        assert_eq!(t.shortest_from_above(&pos, 31, 0), (29, true, 29));
-        let kept = t.proven_line.clone().expect("a line kept");
+        let kept = with_search(&pos, 256, |t| {
+            assert_eq!(t.shortest_from_above(&pos, 31, 0), (29, true, 29));
+            t.proven_line.clone().expect("a line kept")
+        });
         assert_eq!(kept.len(), 29);
         assert!(is_tsume_line(&pos, &kept, Color::Black), "{kept:?}");
-        drop(t);
-        drop(search);
-        let mut solver = Solver::new(16);
-        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
-        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
-        assert_eq!(
-            t.line_cut_short(&pos, 11, 29),
-            None,
-            "the table knows nothing"
-        );
-        t.proven_line = Some(kept.clone());
-        assert_eq!(t.line_cut_short(&pos, 11, 29), Some(kept));
+        with_search(&pos, 16, |t| {
+            assert_eq!(
+                t.line_cut_short(&pos, 11, 29),
+                None,
+                "the table knows nothing"
+            );
+            t.proven_line = Some(kept.clone());
+            assert_eq!(t.line_cut_short(&pos, 11, 29), Some(kept));
+        });
     }
 
     /// musou-006's first plain proof wanders. The questions along the line
@@ -754,21 +758,20 @@ mod tests {
     #[test]
     fn questions_along_a_wandering_line_cut_its_detours() {
         let pos = musou("006");
-        let mut solver = Solver::new(256);
-        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
-        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
-        let path = t.path_hash();
-        let mut root = pos.clone();
-        let r = t
-            .search
-            .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
-        assert_eq!(r.pn, 0, "mated");
-        let before = t.plain_known_line(&pos);
-        // Too few nodes for a question each: none asked.
-        assert_eq!(t.shorten_plain_line(&pos, 1_000, &mut HashSet::new()), None);
-        let shortened = t.shorten_plain_line(&pos, 400_000, &mut HashSet::new());
-        let after = t.plain_known_line(&pos);
-        assert_eq!(shortened, Some(true));
+        let (before, after) = with_search(&pos, 256, |t| {
+            let path = t.path_hash();
+            let mut root = pos.clone();
+            let r = t
+                .search
+                .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
+            assert_eq!(r.pn, 0, "mated");
+            let before = t.plain_known_line(&pos);
+            // Too few nodes for a question each: none asked.
+            assert_eq!(t.shorten_plain_line(&pos, 1_000, &mut HashSet::new()), None);
+            let shortened = t.shorten_plain_line(&pos, 400_000, &mut HashSet::new());
+            assert_eq!(shortened, Some(true));
+            (before, t.plain_known_line(&pos))
+        });
         assert!(
             after.len() < before.len(),
             "{} -> {}",
