@@ -79,24 +79,24 @@ impl TsumeSearch<'_, '_> {
                 })
                 .collect();
             moves.sort_by_key(|&(known, m)| (!known, Some(m) != hint));
-            // The line ends after a mate in 1: one whose end the judge of
-            // a line's end ([`is_mated_now_by`]) cannot confirm is not
-            // offered. Under `piece-unused` and `checker-captures` the
-            // search can find drops useless by a mate after their capture
-            // that the judge, within its fixed number of positions, does
-            // not see.
             let rule = self.counting.rule().unwrap_or(UselessRule::Never);
             let mut best: Option<Vec<Move>> = None;
             for (known, m) in moves {
-                if len == 1 && !is_mated_now_by(&pos.after(m), rule) {
-                    continue;
-                }
                 let mates = if best.is_some() && !known {
                     self.within_after_capped(pos, m, len - 1)?
                 } else {
                     self.within_after(pos, m, len - 1)?
                 };
                 if !mates.is_mated() {
+                    continue;
+                }
+                // A mate in 1 ends the line: one whose end the judge of a
+                // line's end ([`is_mated_now_by`]) cannot confirm is not
+                // offered. Under `piece-unused` and `checker-captures` the
+                // search can find drops useless by a mate after their
+                // capture that the judge, within its fixed number of
+                // positions, does not see.
+                if len == 1 && !is_mated_now_by(&pos.after(m), rule) {
                     continue;
                 }
                 if self.settled(pos, m, len - 1, &mut best)? {
