@@ -728,6 +728,29 @@ mod tests {
         assert!(line[1].is_drop(), "{}", line[1]);
     }
 
+    /// Where the table knows no check whose mate fits in the plies left
+    /// (here it knows only the first plain proof of musou-006, whose
+    /// answer is 43 plies, and 5 are asked for), the walk along the mates
+    /// takes the shortest mate it knows, and its line runs over the bound
+    /// rather than ending nowhere: the table may have replaced the entry
+    /// that fitted.
+    #[test]
+    fn a_walk_where_no_known_mate_fits_takes_the_shortest_known() {
+        let pos = musou("006");
+        let line = with_search(&pos, 256, |t| {
+            let path = t.path_hash();
+            let mut root = pos.clone();
+            let r = t
+                .search
+                .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
+            assert_eq!(r.pn, 0, "mated");
+            t.known_line(&pos, false, 5)
+        })
+        .expect("a line");
+        assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
+        assert!(line.len() > 5, "{}", line.len());
+    }
+
     /// Each mate proven from above leaves its line kept (musou-084: 29
     /// proven from 31, then no mate within 27), and an answer cut short
     /// offers it where the table no longer knows it (here a fresh one).

@@ -343,10 +343,14 @@ impl TsumeSearch<'_, '_> {
     /// turn the check with the shortest known mate that fits in the plies
     /// left; at the defender's turn, among the defences whose known mate
     /// fits, the one proven not mated within the most plies (when
-    /// `by_resistance`), then the one with the longest known mate. The
+    /// `by_resistance`), then the one with the longest known mate. Where
+    /// no move fits (the table replaced the entry of the one that did), the
+    /// shortest known mate at the attacker's turn, and at the defender's
+    /// the same choice among all: the line may then run over `bound`. The
     /// line ends where the defender is mated where it stands by the rule
     /// (checkmate, or only useless drops between checker and king left).
-    /// `None` where the table knows no such move, or a position comes back.
+    /// `None` where the table knows no mating move, or a position comes
+    /// back.
     ///
     /// A drop between checker and king is a defence here like any other:
     /// the bounded search counts a drop mated in time as a defence, useless
@@ -384,7 +388,8 @@ impl TsumeSearch<'_, '_> {
             let m = if pos.side_to_move() == attacker {
                 shortest_known_check(&pos, mated_now, |child| {
                     self.known_mate(child).filter(|&l| l < left)
-                })?
+                })
+                .or_else(|| shortest_known_check(&pos, mated_now, |child| self.known_mate(child)))?
                 .1
             } else {
                 if mated_now(&pos) {
@@ -392,10 +397,10 @@ impl TsumeSearch<'_, '_> {
                 }
                 let mut moves = MoveList::new();
                 generate_evasions(&pos, &mut moves);
-                let mut best: Option<((u32, u32), Move)> = None;
+                let mut best: Option<((bool, u32, u32), Move)> = None;
                 for &m in moves.iter() {
                     let child = pos.after(m);
-                    let Some(mated) = self.known_mate(&child).filter(|&l| l < left) else {
+                    let Some(mated) = self.known_mate(&child) else {
                         continue;
                     };
                     let resists = if by_resistance {
@@ -410,7 +415,7 @@ impl TsumeSearch<'_, '_> {
                     } else {
                         0
                     };
-                    let score = (resists, mated);
+                    let score = (mated < left, resists, mated);
                     if best.is_none_or(|(b, _)| score > b) {
                         best = Some((score, m));
                     }
