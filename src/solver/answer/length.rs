@@ -710,6 +710,17 @@ mod tests {
         f(&mut t)
     }
 
+    /// Proves `pos` (the root of `t`) mated by a plain search, as the first
+    /// proof does.
+    fn first_proof(t: &mut TsumeSearch, pos: &Position) {
+        let path = t.path_hash();
+        let mut root = pos.clone();
+        let r = t
+            .search
+            .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
+        assert_eq!(r.pn, 0, "mated");
+    }
+
     /// A mate proven within a bound may pass through a drop between
     /// checker and king that counts (musou-084, 29 plies: 1. B*3g P*2h).
     /// The line of the mates known within the bound follows it, as long as
@@ -738,12 +749,7 @@ mod tests {
     fn a_walk_where_no_known_mate_fits_takes_the_shortest_known() {
         let pos = musou("006");
         let line = with_search(&pos, 256, |t| {
-            let path = t.path_hash();
-            let mut root = pos.clone();
-            let r = t
-                .search
-                .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
-            assert_eq!(r.pn, 0, "mated");
+            first_proof(t, &pos);
             t.known_line(&pos, false, 5)
         })
         .expect("a line");
@@ -782,12 +788,7 @@ mod tests {
     fn questions_along_a_wandering_line_cut_its_detours() {
         let pos = musou("006");
         let (before, after) = with_search(&pos, 256, |t| {
-            let path = t.path_hash();
-            let mut root = pos.clone();
-            let r = t
-                .search
-                .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
-            assert_eq!(r.pn, 0, "mated");
+            first_proof(t, &pos);
             let before = t.plain_known_line(&pos);
             // Too few nodes for a question each: none asked.
             assert_eq!(t.shorten_plain_line(&pos, 1_000, &mut HashSet::new()), None);
