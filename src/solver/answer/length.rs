@@ -13,7 +13,6 @@ use hashbrown::HashSet;
 use crate::core::movegen::{MoveList, generate_checks, generate_evasions, is_checkmate};
 use crate::core::{Move, Position};
 
-use super::super::interposition::UselessRule;
 use super::super::mode::{Bounded, Counting, MAX_PLY as MAX_LINE};
 use super::super::repetition::extend_path;
 use super::super::{Limit, is_tsume_line_by, line_preference};
@@ -436,7 +435,7 @@ impl TsumeSearch<'_, '_> {
     /// at the end may then follow a weaker defence, far shorter.
     fn keep_proven_line(&mut self, root: &Position, bound: u32) {
         let attacker = self.search.attacker;
-        let rule = self.counting.rule().unwrap_or(UselessRule::Never);
+        let rule = self.line_rule();
         if let Some(line) = self.known_line(root, false, bound)
             && is_tsume_line_by(root, &line, attacker, rule)
         {
@@ -458,8 +457,7 @@ impl TsumeSearch<'_, '_> {
         at_most: u32,
     ) -> Option<Vec<Move>> {
         let attacker = self.search.attacker;
-        // Plain counting is the rule that no drop is useless.
-        let rule = self.counting.rule().unwrap_or(UselessRule::Never);
+        let rule = self.line_rule();
         let longest = self.known_line(root, true, u32::MAX);
         let within = self.known_line(root, false, at_most);
         let plain = self.plain_known_line(root);

@@ -9,9 +9,7 @@ use crate::core::movegen::{MoveList, generate_checks, generate_evasions};
 use crate::core::{Move, Position};
 
 use super::super::defence::DefenceChoice;
-use super::super::interposition::{
-    DropInterpositions, UselessRule, has_counted_evasion, is_mated_now_by,
-};
+use super::super::interposition::{DropInterpositions, has_counted_evasion, is_mated_now_by};
 use super::super::mode::{Counting, MAX_PLY as MAX_LINE};
 use super::super::search::{STACK_RED_ZONE, STACK_SEGMENT};
 use super::super::tt::Probe;
@@ -79,7 +77,6 @@ impl TsumeSearch<'_, '_> {
                 })
                 .collect();
             moves.sort_by_key(|&(known, m)| (!known, Some(m) != hint));
-            let rule = self.counting.rule().unwrap_or(UselessRule::Never);
             let mut best: Option<Vec<Move>> = None;
             for (known, m) in moves {
                 let mates = if best.is_some() && !known {
@@ -96,7 +93,7 @@ impl TsumeSearch<'_, '_> {
                 // search can find drops useless by a mate after their
                 // capture that the judge, within its fixed number of
                 // positions, does not see.
-                if len == 1 && !is_mated_now_by(&pos.after(m), rule) {
+                if len == 1 && !is_mated_now_by(&pos.after(m), self.line_rule()) {
                     continue;
                 }
                 if self.settled(pos, m, len - 1, &mut best)? {
@@ -373,8 +370,7 @@ impl TsumeSearch<'_, '_> {
         bound: u32,
     ) -> Option<Vec<Move>> {
         let attacker = self.search.attacker;
-        // Plain counting is the rule that no drop is useless.
-        let rule = self.counting.rule().unwrap_or(UselessRule::Never);
+        let rule = self.line_rule();
         let mated_now = |pos: &Position| !has_counted_evasion(pos) && is_mated_now_by(pos, rule);
         let mut pos = root.clone();
         let mut line = Vec::new();

@@ -123,6 +123,13 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         *self.path.last().unwrap_or(&0)
     }
 
+    /// The rule a line's end is judged by ([`super::is_tsume_line_by`]):
+    /// the counting's, and for plain counting the rule that no drop is
+    /// useless.
+    fn line_rule(&self) -> UselessRule {
+        self.counting.rule().unwrap_or(UselessRule::Never)
+    }
+
     /// Puts `pos` on the line (repetition path).
     pub fn enter(&mut self, pos: &Position) {
         let attacker = self.search.attacker;
