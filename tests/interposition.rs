@@ -374,6 +374,28 @@ fn by_the_checker_captures_rule_only_the_checker_takes() {
     assert_eq!(line[1], "L*2d", "{line:?}");
 }
 
+/// By `UselessRule::CheckerCaptures` a drop's test looks 16 plies ahead in
+/// all: the drops met inside it get what is left of those plies, not 16
+/// more each. 将棋無双 第9番 (musou-009, published 29 plies) then gets its
+/// exact answer, 29, in 0.7M nodes; with 16 plies more at each nested test
+/// the tests ran eight deep and 3M nodes left it between 15 and 29.
+#[test]
+fn by_the_checker_captures_rule_a_test_looks_ahead_its_horizon_in_all() {
+    use tsume::solver::interposition::UselessRule;
+    let pos: Position = "2k1s1B2/S3+P4/2p1R2p1/2gprpp2/Lb1S5/2N3P2/2PPP4/9/L8 b L3gs3nl8p 1"
+        .parse()
+        .unwrap();
+    let limits = SolveOptions::default()
+        .useless_rule(UselessRule::CheckerCaptures)
+        .nodes(3_000_000);
+    let r = Solver::new(64).solve(&pos, &limits).unwrap();
+    let Outcome::Mate { moves } = r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    assert!(r.exact, "bounds {:?} to {:?}", r.at_least, r.at_most);
+    assert_eq!(moves.len(), 29);
+}
+
 /// Clauses 2' and 4' of the looser rule (`UselessRule::PieceUnused`): the
 /// other defences play no part, only whether the captured piece is used.
 /// After L*2e the drops on 2d, captured and set aside, leave mates longer

@@ -14,7 +14,7 @@ use crate::core::movegen::{MoveList, generate_checks};
 use crate::core::{Hand, Move, Position, Square};
 
 use super::interposition::{
-    CHECKER_CAPTURE_HORIZON, Ignored, UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside,
+    Ignored, UNUSED_PIECE_EXTRA_PLIES, UselessRule, checker_capture_horizon, set_aside,
 };
 use super::mode::{Counting, MAX_PLY, Mode};
 use super::node::{DEPTH_ANY, Node, NodeResult};
@@ -182,7 +182,7 @@ impl Search<'_> {
                         at,
                         checker,
                         m.to(),
-                        CHECKER_CAPTURE_HORIZON,
+                        checker_capture_horizon(at.mode.nest, at.remaining()),
                     );
                 }
                 if found.is_none()

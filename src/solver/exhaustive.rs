@@ -10,7 +10,7 @@
 //! ```
 
 use super::interposition::{
-    CHECKER_CAPTURE_HORIZON, DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, set_aside,
+    DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, checker_capture_horizon, set_aside,
 };
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position, Square};
@@ -262,7 +262,13 @@ impl TsumeWalk {
                 // 定義1: no base; the checker's captures alone.
                 let undo = pos.do_move(m);
                 let useless = checker.is_some_and(|c| {
-                    self.captured_by_checker(pos, c, m.to(), CHECKER_CAPTURE_HORIZON, nest)
+                    self.captured_by_checker(
+                        pos,
+                        c,
+                        m.to(),
+                        checker_capture_horizon(nest, plies),
+                        nest,
+                    )
                 });
                 pos.undo_move(m, undo);
                 if !useless {

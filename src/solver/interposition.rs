@@ -101,7 +101,11 @@
 //!    capture, the set-aside position is mated at all, by this rule's
 //!    count and however long the mate: looked for within
 //!    [`CHECKER_CAPTURE_HORIZON`] plies (a mate without the piece longer
-//!    than that leaves the drop counted).
+//!    than that leaves the drop counted). The drops met within those
+//!    plies are judged by this rule in turn, their own set-aside mates
+//!    looked for within what is left of them: one test looks that many
+//!    plies ahead in all, not that many again at each nested test (which
+//!    went eight tests and over a hundred plies deep, `docs/measurements.md`).
 //!
 //! The verdict does not depend on the bound of the search that meets the
 //! drop, so a useless drop adds nothing to the length: the line ends where
@@ -329,6 +333,20 @@ pub const UNUSED_PIECE_EXTRA_PLIES: u32 = 16;
 /// piece set aside (clause 4''), in plies from the position after the
 /// capture, whatever the bound of the search that meets the drop.
 pub const CHECKER_CAPTURE_HORIZON: u32 = 16;
+
+/// The plies [`UselessRule::CheckerCaptures`] gives the set-aside mate of
+/// a drop met with `left` plies left, at `nest` tests deep: the whole
+/// [`CHECKER_CAPTURE_HORIZON`] for a drop of the question asked, and no
+/// more than the enclosing test has left for a drop met inside one. So
+/// one test looks [`CHECKER_CAPTURE_HORIZON`] plies ahead in all, the
+/// tests of drops inside it included.
+pub(crate) fn checker_capture_horizon(nest: u32, left: u32) -> u32 {
+    if nest == 0 {
+        CHECKER_CAPTURE_HORIZON
+    } else {
+        CHECKER_CAPTURE_HORIZON.min(left)
+    }
+}
 
 impl UselessRule {
     /// Every rule, this crate's first.
