@@ -14,7 +14,7 @@ use crate::core::movegen::{MoveList, generate_checks};
 use crate::core::{Hand, Move, Position, Square};
 
 use super::interposition::{
-    Ignored, UNUSED_PIECE_EXTRA_PLIES, UselessRule, checker_capture_horizon, set_aside,
+    Ignored, UselessRule, checker_capture_horizon, set_aside, unused_piece_horizon,
 };
 use super::mode::{Counting, MAX_PLY, Mode};
 use super::node::{DEPTH_ANY, Node, NodeResult};
@@ -191,7 +191,7 @@ impl Search<'_> {
                     && self.aborted.is_none()
                 {
                     let left = at.remaining();
-                    let upto = left + UNUSED_PIECE_EXTRA_PLIES;
+                    let upto = unused_piece_horizon(at.mode.nest, left);
                     found = self.unused_piece_interposition(pos, at, m.to(), left, upto);
                 }
                 pos.undo_move(m, undo);

@@ -10,7 +10,7 @@
 //! ```
 
 use super::interposition::{
-    DropInterpositions, UNUSED_PIECE_EXTRA_PLIES, UselessRule, checker_capture_horizon, set_aside,
+    DropInterpositions, UselessRule, checker_capture_horizon, set_aside, unused_piece_horizon,
 };
 use crate::core::movegen::{check_moves, evasion_moves};
 use crate::core::{Move, Position, Square};
@@ -324,7 +324,7 @@ impl TsumeWalk {
     /// `plies` left where it was made, is useless because some capture of
     /// it is mated as quickly with the piece set aside as with it in hand
     /// (that mate looked for within bounds from `plies`, growing by two,
-    /// up to [`UNUSED_PIECE_EXTRA_PLIES`] more).
+    /// up to [`unused_piece_horizon`]).
     fn unused_piece(&mut self, pos: &mut Position, sq: Square, plies: u32, nest: u32) -> bool {
         let Some(piece) = pos.piece_at(sq) else {
             return false;
@@ -334,7 +334,7 @@ impl TsumeWalk {
             let mut with_piece = pos.clone();
             pos.undo_move(x, undo);
             let mut without = set_aside(&with_piece, piece.kind());
-            for b in (plies..=plies + UNUSED_PIECE_EXTRA_PLIES).step_by(2) {
+            for b in (plies..=unused_piece_horizon(nest, plies)).step_by(2) {
                 if !self.nested_and(&mut with_piece, b, nest) {
                     continue;
                 }

@@ -72,7 +72,9 @@
 //!    mated sooner). That length is looked for within
 //!    [`UNUSED_PIECE_EXTRA_PLIES`] plies beyond those left where the drop
 //!    is judged; a capture whose mate takes longer than that, or that has
-//!    no mate at all, leaves the drop counted.
+//!    no mate at all, leaves the drop counted. A drop met inside such a
+//!    test is judged within what is left of the test (no plies beyond):
+//!    one test looks that far ahead in all, as under 定義1 below.
 //!
 //! Wherever the drop would decide the length (it would outlast the other
 //! defences), a drop useless by this crate's rule is useless by this one
@@ -328,6 +330,19 @@ pub enum UselessRule {
 /// How far beyond the plies left at a drop [`UselessRule::PieceUnused`]
 /// looks for the mate after the capture.
 pub const UNUSED_PIECE_EXTRA_PLIES: u32 = 16;
+
+/// The bound up to which [`UselessRule::PieceUnused`] looks for the mate
+/// after the capture of a drop met with `left` plies left, at `nest` tests
+/// deep: [`UNUSED_PIECE_EXTRA_PLIES`] beyond them for a drop of the
+/// question asked, none beyond for a drop met inside a test (whose plies
+/// left end where the test's do).
+pub(crate) fn unused_piece_horizon(nest: u32, left: u32) -> u32 {
+    if nest == 0 {
+        left + UNUSED_PIECE_EXTRA_PLIES
+    } else {
+        left
+    }
+}
 
 /// How far [`UselessRule::CheckerCaptures`] looks for the mate with the
 /// piece set aside (clause 4''), in plies from the position after the
