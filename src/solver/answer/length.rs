@@ -327,6 +327,7 @@ impl TsumeSearch<'_, '_> {
             }
             if r.pn == 0 {
                 least = (r.len as u32).min(least - 2);
+                self.keep_plain_line(pos, least);
                 step_cap = spent
                     .saturating_mul(PLAIN_STEP_GROWTH)
                     .max(budget / PLAIN_STEP_FLOOR_SHARE)
@@ -438,6 +439,21 @@ impl TsumeSearch<'_, '_> {
         let rule = self.line_rule();
         if let Some(line) = self.known_line(root, false, bound)
             && is_tsume_line_by(root, &line, attacker, rule)
+        {
+            self.proven_line = Some(line);
+        }
+    }
+
+    /// Keeps the line of the plain mate within `bound` just proven from
+    /// `root` ([`plain_known_line`](Self::plain_known_line)) when it is a
+    /// tsume line no longer than that, for the reason given at
+    /// [`keep_proven_line`](Self::keep_proven_line): the plain descent
+    /// sets the answer's upper bound, and a line read at the end may be
+    /// longer than it.
+    fn keep_plain_line(&mut self, root: &Position, bound: u32) {
+        let line = self.plain_known_line(root);
+        if line.len() as u32 <= bound
+            && is_tsume_line_by(root, &line, self.search.attacker, self.line_rule())
         {
             self.proven_line = Some(line);
         }
@@ -775,6 +791,24 @@ mod tests {
             );
             t.proven_line = Some(kept.clone());
             assert_eq!(t.line_cut_short(&pos, 11, 29), Some(kept));
+        });
+    }
+
+    /// Each plain mate the descent proves leaves its line kept, no longer
+    /// than the mate proven (musou-050: the first plain proof 37 plies, the
+    /// descent 25), so that an answer cut short after the descent has a
+    /// line within its upper bound even when the table has lost it.
+    #[test]
+    fn the_line_of_each_plain_mate_of_the_descent_is_kept() {
+        let pos = musou("050");
+        with_search(&pos, 256, |t| {
+            first_proof(t, &pos);
+            let first = t.plain_mate_known(&pos).expect("a plain mate known");
+            let least = t.plain_least(&pos, first, 0);
+            assert!(least < first, "{least} from {first}");
+            let kept = t.proven_line.clone().expect("a line kept");
+            assert!(kept.len() as u32 <= least, "{} plies", kept.len());
+            assert!(is_tsume_line(&pos, &kept, Color::Black), "{kept:?}");
         });
     }
 
