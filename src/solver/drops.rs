@@ -591,7 +591,7 @@ mod tests {
     /// another is judged within what is left of that test, so the tests
     /// stay a small share of a bounded search: musou-025 asked "mated
     /// within 7" for 2M nodes spends 0.14M of them in nested tests, where
-    /// with 16 plies beyond each nested test's own it spent 1.5M.
+    /// with 16 plies beyond each nested test's own it spent 1.39M.
     #[test]
     fn piece_unused_tests_nested_in_tests_stay_within_them() {
         let pos: Position = "4n4/1s3p+R+b1/2Pgk2l1/3sp1S2/3p2p2/6P2/3+l5/4N4/9 b RBSN3gn2l12p 1"
