@@ -552,23 +552,32 @@ fn a_first_proof_line_is_not_reported_as_mate_in_n() {
 /// rule (set aside, mated within the other defences: none here) the drop
 /// counts and the knight mates after it (3 plies); by `piece-unused` the
 /// mate after that capture is as quick without the piece, so the drop is
-/// useless and L*1c mates at once. By `piece-unused` the search finds
-/// L*1d a mate at once too (the drops on 1c and 1b useless by mates after
-/// their capture), which the judge of a line's end, within its fixed
-/// number of positions, cannot confirm: the answer is the line it can.
-/// A rule it does not know is an error that names it.
+/// useless and L*1c mates at once. By `piece-unused` L*1d mates at once
+/// too (the drops on 1c and 1b useless by mates after their capture): the
+/// search finds it first, and the judge of a line's end confirms it within
+/// its fixed number of positions since a test of a drop looks no further
+/// than its own plies beyond the bound (before, it could not, and the
+/// answer was L*1c). A rule it does not know is an error that names it.
 #[test]
 fn the_rule_for_useless_drops_can_be_chosen() {
+    use tsume::solver::exhaustive::tsume_mated_within_by;
+    use tsume::solver::interposition::UselessRule;
     let pos = "8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1";
     for (rule, length) in [("within-other-defences", 3), ("piece-unused", 1)] {
         let out = solve(&[pos, "--json", "--useless-rule", rule]);
         assert!(out.status.success(), "{rule}: {}", stderr(&out));
         let r = records(&out);
-        assert_eq!(r[0]["moves"][0], "L*1c", "{rule}: {}", r[0]);
         assert_eq!(r[0]["length"], length, "{rule}: {}", r[0]);
         assert_eq!(r[0]["exact"], true, "{rule}: {}", r[0]);
         if length == 3 {
+            assert_eq!(r[0]["moves"][0], "L*1c", "{rule}: {}", r[0]);
             assert_mate(&r[0], length);
+        } else {
+            let (p, moves) = moves_of(&r[0]);
+            assert!(["L*1c", "L*1d"].contains(&r[0]["moves"][0].as_str().unwrap()));
+            let end = p.after(moves[0]);
+            let mated = tsume_mated_within_by(&end, 0, UselessRule::PieceUnused, 1_000_000);
+            assert_eq!(mated, Some(true), "{rule}: {}", r[0]);
         }
     }
     // After L*1c the defender has drops on 1b and nothing else.
