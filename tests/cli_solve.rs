@@ -596,6 +596,29 @@ fn the_rule_for_useless_drops_can_be_chosen() {
     assert!(stderr(&out).contains("'unused'"), "{}", stderr(&out));
 }
 
+/// The main line offers no mate in 1 whose end the judge of a line's end
+/// cannot confirm: by `piece-unused` the search proves more than one lance
+/// drop a mate in 1 here (every drop between checker and king useless by a
+/// mate after its capture), and for one of them the judge, within its fixed
+/// number of positions, does not see it. Offered, that mate would fail the
+/// replay, and the answer would be a 7-ply line, not exact, with `at_most`
+/// 1; the answer is the mate in 1 the judge confirms.
+#[test]
+fn a_mate_in_one_the_judge_cannot_confirm_is_not_offered() {
+    use tsume::solver::exhaustive::tsume_mated_within_by;
+    use tsume::solver::interposition::UselessRule;
+    let pos = "8k/9/9/7L1/8N/9/9/9/9 b L2r2b4g4s3n2l18p 1";
+    let out = solve(&[pos, "--json", "--useless-rule", "piece-unused"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = &records(&out)[0];
+    assert_eq!(r["exact"], true, "{r}");
+    assert_eq!(r["length"], 1, "{r}");
+    let (p, moves) = moves_of(r);
+    let end = p.after(moves[0]);
+    let mated = tsume_mated_within_by(&end, 0, UselessRule::PieceUnused, 1_000_000);
+    assert_eq!(mated, Some(true), "{r}");
+}
+
 #[test]
 fn the_defence_can_follow_the_old_convention() {
     // After 4a3a 3b2b 3a2a the king's 2b1b lasts longest but leaves the
