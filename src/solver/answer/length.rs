@@ -430,31 +430,32 @@ impl TsumeSearch<'_, '_> {
     }
 
     /// Keeps the line of the mate within `bound` just proven from `root`
-    /// ([`known_line`](Self::known_line) along the mates), when it is a
-    /// tsume line: the searches that follow (a bound with no mate, up to
-    /// the limit) can replace the entries it is read from, and a line read
-    /// at the end may then follow a weaker defence, far shorter.
+    /// ([`known_line`](Self::known_line) along the mates): the searches
+    /// that follow (a bound with no mate, up to the limit) can replace the
+    /// entries it is read from, and a line read at the end may then follow
+    /// a weaker defence, far shorter.
     fn keep_proven_line(&mut self, root: &Position, bound: u32) {
-        let attacker = self.search.attacker;
-        let rule = self.line_rule();
-        if let Some(line) = self.known_line(root, false, bound)
-            && is_tsume_line_by(root, &line, attacker, rule)
-        {
-            self.proven_line = Some(line);
+        if let Some(line) = self.known_line(root, false, bound) {
+            self.keep_line(root, line);
         }
     }
 
     /// Keeps the line of the plain mate within `bound` just proven from
-    /// `root` ([`plain_known_line`](Self::plain_known_line)) when it is a
-    /// tsume line no longer than that, for the reason given at
-    /// [`keep_proven_line`](Self::keep_proven_line): the plain descent
-    /// sets the answer's upper bound, and a line read at the end may be
-    /// longer than it.
+    /// `root` ([`plain_known_line`](Self::plain_known_line)) when it is no
+    /// longer than that, as [`keep_proven_line`](Self::keep_proven_line)
+    /// does: the plain descent sets the answer's upper bound.
     fn keep_plain_line(&mut self, root: &Position, bound: u32) {
         let line = self.plain_known_line(root);
-        if line.len() as u32 <= bound
-            && is_tsume_line_by(root, &line, self.search.attacker, self.line_rule())
-        {
+        if line.len() as u32 <= bound {
+            self.keep_line(root, line);
+        }
+    }
+
+    /// Keeps `line` for an answer cut short (see
+    /// [`line_cut_short`](Self::line_cut_short)) when it is a tsume line
+    /// from `root`.
+    fn keep_line(&mut self, root: &Position, line: Vec<Move>) {
+        if is_tsume_line_by(root, &line, self.search.attacker, self.line_rule()) {
             self.proven_line = Some(line);
         }
     }
@@ -462,7 +463,8 @@ impl TsumeSearch<'_, '_> {
     /// The line of an answer cut short, proven `at_least` to `at_most`
     /// plies long: of the lines the table knows ([`known_line`](Self::known_line),
     /// along the longest resistance, and along the mates within `at_most`),
-    /// the line kept when the last bound from above was proven, and the
+    /// the line kept when the last mate was proven (from above, or by the
+    /// plain descent), and the
     /// plain mate's line ([`plain_known_line`](Self::plain_known_line),
     /// which the plain descent shortens), the tsume line nearest those
     /// lengths (see `line_preference`); `None` when none is one.

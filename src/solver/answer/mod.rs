@@ -74,8 +74,9 @@ pub(crate) struct TsumeSearch<'s, 'a> {
     alternative_nodes_left: u64,
     /// Which defence the main line follows.
     pub choice: DefenceChoice,
-    /// The line of the last mate proven from above, read from the table
-    /// right after its proof (see [`TsumeSearch::line_cut_short`]).
+    /// The line of the last mate proven (from above, or by the plain
+    /// descent), read from the table right after its proof (see
+    /// [`TsumeSearch::line_cut_short`]).
     proven_line: Option<Vec<Move>>,
 }
 
