@@ -8,7 +8,11 @@
 //! while the other defences are open, at once against the plies left
 //! ([`Search::judge_early_drop`]); once they are all proven, against their
 //! exact length ([`Search::judge_drop`]). A drop still open gets a test in
-//! rounds, with a share of the nodes of its own search.
+//! rounds, with a share of the nodes of its own search. By
+//! [`UselessRule::CheckerCaptures`], whose verdict does not depend on the
+//! other defences, a drop is judged by [`Search::judge_drop`] as soon as it
+//! fails, open defences or not; by [`UselessRule::PieceUnused`] every drop
+//! waits until the other defences are proven.
 
 use crate::core::movegen::{MoveList, generate_checks};
 use crate::core::{Hand, Move, Position, Square};

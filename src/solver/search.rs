@@ -14,7 +14,7 @@ use crate::core::{Color, Hand, Move, Position};
 use super::Limit;
 use super::drops::{DropVerdict, FIRST_USELESS_ROUND_NODES, USELESS_TEST_SHARE, UnusedTest};
 use super::hands;
-use super::interposition::{DropInterpositions, has_counted_evasion};
+use super::interposition::{DropInterpositions, UselessRule, has_counted_evasion};
 use super::mode::{Counting, Mode};
 use super::node::{
     DEPTH_ANY, Node, NodeResult, combine, deeper, select, select_shuffled, sub_sibling_sum, widen,
@@ -729,7 +729,8 @@ impl<'a> Search<'a> {
             }
             self.reps.pop();
             pos.undo_move(m, undo);
-            let verdict = if is_drop && node.counted_base().is_none() {
+            let alone = drop_timing(mode.counting) == DropTiming::Alone;
+            let verdict = if is_drop && !alone && node.counted_base().is_none() {
                 let v = self.judge_early_drop(pos, at, m, &mut r);
                 if v == DropVerdict::Pending {
                     node.children[best].pending = true;
@@ -805,7 +806,8 @@ impl<'a> Search<'a> {
         // a failed one refutes when its set-aside positions are not
         // mated within the plies left; else it waits (pending) until
         // they are all proven, and then the longest of them is the
-        // bound. By the looser rule every drop waits.
+        // bound (see `DropTiming` for the other rules).
+        let timing = drop_timing(at.mode.counting);
         let n = node.children.len();
         let mut base = None;
         for i in (0..n).chain(0..n) {
@@ -814,14 +816,15 @@ impl<'a> Search<'a> {
             }
             let c = node.children[i];
             let is_drop = node.drops.contains(c.mv);
-            if is_drop && base.is_none() {
+            let waits = is_drop && timing != DropTiming::Alone;
+            if waits && base.is_none() {
                 base = node.counted_base();
-                if base.is_none() && (c.pending || !drops_judged_early(at.mode.counting)) {
+                if base.is_none() && (c.pending || timing == DropTiming::AfterBase) {
                     continue;
                 }
             }
             let (mut r, child_path) = self.child_state_after(pos, c.mv, at);
-            let verdict = if is_drop && base.is_none() {
+            let verdict = if waits && base.is_none() {
                 let v = self.judge_early_drop(pos, at, c.mv, &mut r);
                 if v == DropVerdict::Pending {
                     node.children[i].pending = true;
@@ -977,12 +980,30 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Whether drops between checker and king are searched before the other
-/// defences are proven (and refute when they fail and no set-aside
-/// position is mated in time); by the looser rule every drop waits for the
-/// base.
-fn drops_judged_early(counting: Counting) -> bool {
-    counting.rule() == Some(super::interposition::UselessRule::WithinOtherDefences)
+/// When the search looks at the drops between checker and king of an AND
+/// node, by the rule of its counting.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DropTiming {
+    /// Searched before the other defences are proven; one that fails
+    /// refutes when no set-aside position is mated within the plies left,
+    /// else it waits for them (`within-other-defences`).
+    Early,
+    /// Only once the other defences are all proven, whose length the test
+    /// needs (`piece-unused`).
+    AfterBase,
+    /// Like any defence, and judged by its own test as soon as it fails
+    /// (`checker-captures`: the verdict does not depend on the other
+    /// defences, so a drop that fails and counts refutes the node at once,
+    /// and a useless one need not wait for them).
+    Alone,
+}
+
+fn drop_timing(counting: Counting) -> DropTiming {
+    match counting.rule() {
+        Some(UselessRule::WithinOtherDefences) => DropTiming::Early,
+        Some(UselessRule::CheckerCaptures) => DropTiming::Alone,
+        _ => DropTiming::AfterBase,
+    }
 }
 
 /// The first proof number of a position disproven for fewer plies than
