@@ -381,13 +381,19 @@ fn by_the_checker_captures_rule_only_the_checker_takes() {
 /// the tests ran eight deep and 3M nodes left it between 15 and 29.
 #[test]
 fn by_the_checker_captures_rule_a_test_looks_ahead_its_horizon_in_all() {
+    assert_musou_009_exact_by_checker_captures_within(3_000_000);
+}
+
+/// musou-009 by `UselessRule::CheckerCaptures` within `nodes`: exact, 29
+/// plies.
+fn assert_musou_009_exact_by_checker_captures_within(nodes: u64) {
     use tsume::solver::interposition::UselessRule;
     let pos: Position = "2k1s1B2/S3+P4/2p1R2p1/2gprpp2/Lb1S5/2N3P2/2PPP4/9/L8 b L3gs3nl8p 1"
         .parse()
         .unwrap();
     let limits = SolveOptions::default()
         .useless_rule(UselessRule::CheckerCaptures)
-        .nodes(3_000_000);
+        .nodes(nodes);
     let r = Solver::new(64).solve(&pos, &limits).unwrap();
     let Outcome::Mate { moves } = r.outcome else {
         panic!("{:?}", r.outcome);
@@ -404,19 +410,7 @@ fn by_the_checker_captures_rule_a_test_looks_ahead_its_horizon_in_all() {
 /// answer in 0.15M nodes; judged after the other defences it took 0.7M.
 #[test]
 fn by_the_checker_captures_rule_a_drop_is_judged_without_waiting_for_the_other_defences() {
-    use tsume::solver::interposition::UselessRule;
-    let pos: Position = "2k1s1B2/S3+P4/2p1R2p1/2gprpp2/Lb1S5/2N3P2/2PPP4/9/L8 b L3gs3nl8p 1"
-        .parse()
-        .unwrap();
-    let limits = SolveOptions::default()
-        .useless_rule(UselessRule::CheckerCaptures)
-        .nodes(300_000);
-    let r = Solver::new(64).solve(&pos, &limits).unwrap();
-    let Outcome::Mate { moves } = r.outcome else {
-        panic!("{:?}", r.outcome);
-    };
-    assert!(r.exact, "bounds {:?} to {:?}", r.at_least, r.at_most);
-    assert_eq!(moves.len(), 29);
+    assert_musou_009_exact_by_checker_captures_within(300_000);
 }
 
 /// Clauses 2' and 4' of the looser rule (`UselessRule::PieceUnused`): the
