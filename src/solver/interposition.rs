@@ -111,7 +111,9 @@
 //!
 //! The verdict does not depend on the bound of the search that meets the
 //! drop, so a useless drop adds nothing to the length: the line ends where
-//! it could be made, as under the other rules. Neither this rule nor this
+//! it could be made, as under the other rules. Nor does it depend on the
+//! other defences, so the search judges a drop as soon as it fails, without
+//! waiting for them to be proven. Neither this rule nor this
 //! crate's is looser than the other: this one asks no length of the mate
 //! without the piece, this crate's accepts a capture by any piece. A drop
 //! the checker captures whose set-aside mate fits in the base is useless by
