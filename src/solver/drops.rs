@@ -69,6 +69,35 @@ const CHECKER_SET_ASIDE_TAG: u64 = 0x0c4e_c6e2;
 /// The same with no interposition counted (its quick disproof).
 const CHECKER_LOOSEST_TAG: u64 = 0x1005_e575;
 
+/// When the search looks at the drops between checker and king of an AND
+/// node, by the rule of its counting.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum DropTiming {
+    /// Searched before the other defences are proven; one that fails
+    /// refutes when no set-aside position is mated within the plies left,
+    /// else it waits for them (`within-other-defences`).
+    Early,
+    /// Only once the other defences are all proven, whose length the test
+    /// needs (`piece-unused`).
+    AfterBase,
+    /// Like any defence, and judged by its own test as soon as it fails:
+    /// the verdict needs no base (`checker-captures`), so a drop that fails
+    /// and counts refutes the node at once, and a useless one need not
+    /// wait for the other defences.
+    Alone,
+}
+
+impl DropTiming {
+    /// The timing of the drops under `counting`.
+    pub(crate) fn of(counting: Counting) -> DropTiming {
+        match counting.rule() {
+            Some(UselessRule::WithinOtherDefences) => DropTiming::Early,
+            Some(UselessRule::CheckerCaptures) => DropTiming::Alone,
+            _ => DropTiming::AfterBase,
+        }
+    }
+}
+
 /// What is known at an AND node of the length of its defences that are
 /// not drop interpositions (the base of [`super::interposition`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -160,7 +189,7 @@ impl Search<'_> {
             };
             // By 定義1 the other defences play no part: no base.
             let rule = at.mode.counting.rule();
-            let by_checker = rule == Some(UselessRule::CheckerCaptures);
+            let by_checker = DropTiming::of(at.mode.counting) == DropTiming::Alone;
             let checker = pos.checkers().lsb();
             let base = if by_checker {
                 DropBase::Less

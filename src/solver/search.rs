@@ -12,9 +12,11 @@ use hashbrown::HashMap;
 use crate::core::{Color, Hand, Move, Position};
 
 use super::Limit;
-use super::drops::{DropVerdict, FIRST_USELESS_ROUND_NODES, USELESS_TEST_SHARE, UnusedTest};
+use super::drops::{
+    DropTiming, DropVerdict, FIRST_USELESS_ROUND_NODES, USELESS_TEST_SHARE, UnusedTest,
+};
 use super::hands;
-use super::interposition::{DropInterpositions, UselessRule, has_counted_evasion};
+use super::interposition::{DropInterpositions, has_counted_evasion};
 use super::mode::{Counting, Mode};
 use super::node::{
     DEPTH_ANY, Node, NodeResult, combine, deeper, select, select_shuffled, sub_sibling_sum, widen,
@@ -678,6 +680,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        let drops_alone = DropTiming::of(mode.counting) == DropTiming::Alone;
         loop {
             self.look_at_new_children(pos, at, &mut node, or_node);
             let (pn, dn) = combine(&node.children, or_node);
@@ -729,8 +732,7 @@ impl<'a> Search<'a> {
             }
             self.reps.pop();
             pos.undo_move(m, undo);
-            let alone = drop_timing(mode.counting) == DropTiming::Alone;
-            let verdict = if is_drop && !alone && node.counted_base().is_none() {
+            let verdict = if is_drop && !drops_alone && node.counted_base().is_none() {
                 let v = self.judge_early_drop(pos, at, m, &mut r);
                 if v == DropVerdict::Pending {
                     node.children[best].pending = true;
@@ -807,7 +809,7 @@ impl<'a> Search<'a> {
         // mated within the plies left; else it waits (pending) until
         // they are all proven, and then the longest of them is the
         // bound (see `DropTiming` for the other rules).
-        let timing = drop_timing(at.mode.counting);
+        let timing = DropTiming::of(at.mode.counting);
         let n = node.children.len();
         let mut base = None;
         for i in (0..n).chain(0..n) {
@@ -977,32 +979,6 @@ impl<'a> Search<'a> {
             self.store(counting, pos, &r, mv, work);
         }
         r
-    }
-}
-
-/// When the search looks at the drops between checker and king of an AND
-/// node, by the rule of its counting.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum DropTiming {
-    /// Searched before the other defences are proven; one that fails
-    /// refutes when no set-aside position is mated within the plies left,
-    /// else it waits for them (`within-other-defences`).
-    Early,
-    /// Only once the other defences are all proven, whose length the test
-    /// needs (`piece-unused`).
-    AfterBase,
-    /// Like any defence, and judged by its own test as soon as it fails
-    /// (`checker-captures`: the verdict does not depend on the other
-    /// defences, so a drop that fails and counts refutes the node at once,
-    /// and a useless one need not wait for them).
-    Alone,
-}
-
-fn drop_timing(counting: Counting) -> DropTiming {
-    match counting.rule() {
-        Some(UselessRule::WithinOtherDefences) => DropTiming::Early,
-        Some(UselessRule::CheckerCaptures) => DropTiming::Alone,
-        _ => DropTiming::AfterBase,
     }
 }
 
