@@ -764,7 +764,7 @@ pub fn read_position(text: &str, relaxed: bool) -> Result<UsiPosition, UsiPositi
 /// assert_eq!(
 ///     useless_rule("all").unwrap_err(),
 ///     "unknown rule for useless interpositions `all` \
-///      (expected within-other-defences, piece-unused, checker-captures, none)"
+///      (expected within-other-defences, piece-unused, checker-captures, within-or-checker, none)"
 /// );
 /// ```
 pub fn useless_rule(name: &str) -> Result<UselessRule, String> {

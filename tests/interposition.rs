@@ -332,6 +332,92 @@ fn by_the_checker_captures_rule_the_search_agrees_with_the_exhaustive_one() {
     assert!(looser > 0, "{looser}");
 }
 
+/// Either definition (`UselessRule::WithinOrChecker`: useless by this
+/// crate's rule or by 定義1) against the exhaustive search by that rule,
+/// on the short problems of three sets, within 1, 3 and 5 plies. It mates
+/// wherever either rule alone does, and never where counting every
+/// interposition would not; and it decides bounds the default rule does
+/// not mate (where it is looser than 定義1 alone, see
+/// `by_the_within_or_checker_rule_a_drop_beyond_the_horizon_of_definition_1_is_useless`).
+#[test]
+fn by_the_within_or_checker_rule_the_search_agrees_with_the_exhaustive_one() {
+    use tsume::solver::exhaustive::tsume_mates_within_by;
+    use tsume::solver::interposition::UselessRule;
+    let limits = SolveOptions::default().nodes(2_000_000);
+    let either = limits.useless_rule(UselessRule::WithinOrChecker);
+    let by_checker = limits.useless_rule(UselessRule::CheckerCaptures);
+    let plain = limits.useless_rule(UselessRule::Never);
+    let (mut compared, mut than_ours) = (0, 0);
+    for pos in short_problems(400) {
+        let mut solver = Solver::new(16);
+        for plies in [1, 3, 5] {
+            let Some(expected) =
+                tsume_mates_within_by(&pos, plies, UselessRule::WithinOrChecker, 300_000)
+            else {
+                continue;
+            };
+            let mated = |w: Within| match w {
+                Within::Mated { plies: p, .. } => {
+                    assert!(p <= plies, "{}: {p} > {plies}", pos);
+                    true
+                }
+                Within::NotMated { .. } => false,
+                Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
+            };
+            let got = mated(solver.mated_within(&pos, plies, &either).unwrap());
+            assert_eq!(got, expected, "{} within {plies}", pos);
+            compared += 1;
+            let ours = mated(solver.mated_within(&pos, plies, &limits).unwrap());
+            let checker = mated(solver.mated_within(&pos, plies, &by_checker).unwrap());
+            let every = mated(solver.mated_within(&pos, plies, &plain).unwrap());
+            assert!(got || !(ours || checker), "{}: within {plies}", pos);
+            assert!(got || !every, "{}: within {plies}", pos);
+            than_ours += usize::from(got && !ours);
+        }
+    }
+    assert!(compared > 1300, "{compared}");
+    assert!(than_ours > 0, "{than_ours}");
+}
+
+/// By `UselessRule::WithinOrChecker` a drop useless by the default rule is
+/// useless, even where 定義1 alone counts it. musou-005 after its first
+/// ten plies (31 left, as published): the rook's 9b9c checks along the
+/// third rank, and the pawn drops on 8c, 6c and 5c are each taken by the
+/// rook. With the pawn set aside the mate takes longer than 定義1's
+/// 16 plies but no longer than the king's other defences: useless by the
+/// default rule, counted by 定義1 alone (its answer is 35).
+#[test]
+fn by_the_within_or_checker_rule_a_drop_beyond_the_horizon_of_definition_1_is_useless() {
+    use tsume::solver::interposition::UselessRule;
+    let pos: Position = "5+rln1/R4l3/5kpnp/2pL1pP1s/3s1N3/5N3/9/9/9 b 2P2b4g2sl11p 11"
+        .parse()
+        .unwrap();
+    let limits = SolveOptions::default().nodes(2_000_000);
+    for rule in [
+        UselessRule::WithinOtherDefences,
+        UselessRule::WithinOrChecker,
+    ] {
+        let r = Solver::new(64)
+            .solve(&pos, &limits.useless_rule(rule))
+            .unwrap();
+        let Outcome::Mate { moves } = r.outcome else {
+            panic!("{rule}: {:?}", r.outcome);
+        };
+        assert!(
+            r.exact,
+            "{rule}: bounds {:?} to {:?}",
+            r.at_least, r.at_most
+        );
+        assert_eq!(moves.len(), 31, "{rule}");
+        assert_eq!(moves[0].to_string(), "9b9c", "{rule}");
+        // The king steps away: the pawn drops are not replies.
+        assert!(!moves[1].is_drop(), "{rule}: {moves:?}");
+    }
+    let by_checker = limits.useless_rule(UselessRule::CheckerCaptures);
+    let w = Solver::new(64).mated_within(&pos, 31, &by_checker).unwrap();
+    assert!(matches!(w, Within::NotMated { .. }), "{w:?}");
+}
+
 /// Clauses 3'' and 4'' of 定義1 (`UselessRule::CheckerCaptures`), each on
 /// a position where it decides, with the exhaustive search by that rule.
 /// After L*1c the only defences are drops on 1b; the checking lance takes

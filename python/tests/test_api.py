@@ -146,7 +146,7 @@ def test_a_bad_sfen_is_a_parse_error_with_the_cli_message(cli):
     with pytest.raises(tsume.ParseError, match="relaxed=True accepts this"):
         tsume.solve(nifu)
     assert tsume.solve(nifu, relaxed=True, nodes=1000).result in ("mate", "nomate", "unknown")
-    with pytest.raises(tsume.ParseError, match=r"unknown rule for useless interpositions `x` \(expected within-other-defences, piece-unused, checker-captures, none\)"):
+    with pytest.raises(tsume.ParseError, match=r"unknown rule for useless interpositions `x` \(expected within-other-defences, piece-unused, checker-captures, within-or-checker, none\)"):
         tsume.solve(MATE1, useless_rule="x")
     with pytest.raises(tsume.ParseError, match="must be at least 1"):
         tsume.solve(MATE1, nodes=0)

@@ -19,7 +19,7 @@ class ParseError(Error, ValueError):
     line's message; `column` is the 1-based column of the error in the
     text given, when known."""
 
-UselessRule = Literal["within-other-defences", "piece-unused", "checker-captures", "none"]
+UselessRule = Literal["within-other-defences", "piece-unused", "checker-captures", "within-or-checker", "none"]
 DefenceChoice = Literal["longest", "empty-hand-first"]
 Convention = Literal["modern", "classical"]
 

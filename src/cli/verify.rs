@@ -102,7 +102,8 @@ pub struct Args {
     /// piece-unused (the looser rule: it mates as quickly with the piece
     /// set aside as with it in hand), checker-captures (定義1: the checking
     /// piece captures it and, the piece set aside, the attacker mates at
-    /// all, within 16 plies) or none (every interposition counts:
+    /// all, within 16 plies), within-or-checker (useless by either of those
+    /// two) or none (every interposition counts:
     /// a line ends in checkmate on the board, as in game analysis)
     #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences,
           value_parser = super::Checked(super::useless_rule))]

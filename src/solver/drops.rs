@@ -12,7 +12,10 @@
 //! [`UselessRule::CheckerCaptures`], whose verdict does not depend on the
 //! other defences, a drop is judged by [`Search::judge_drop`] as soon as it
 //! fails, open defences or not; by [`UselessRule::PieceUnused`] every drop
-//! waits until the other defences are proven.
+//! waits until the other defences are proven. By
+//! [`UselessRule::WithinOrChecker`] a drop is judged as by this crate's
+//! rule, and one that rule would count is tested by 定義1 as well, at once
+//! (a drop useless by 定義1 needs no base).
 
 use crate::core::movegen::{MoveList, generate_checks};
 use crate::core::{Hand, Move, Position, Square};
@@ -74,8 +77,9 @@ const CHECKER_LOOSEST_TAG: u64 = 0x1005_e575;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum DropTiming {
     /// Searched before the other defences are proven; one that fails
-    /// refutes when no set-aside position is mated within the plies left,
-    /// else it waits for them (`within-other-defences`).
+    /// refutes when no set-aside position is mated within the plies left
+    /// (and, by `within-or-checker`, it is not useless by 定義1), else it
+    /// waits for them (`within-other-defences`, `within-or-checker`).
     Early,
     /// Only once the other defences are all proven, whose length the test
     /// needs (`piece-unused`).
@@ -91,7 +95,9 @@ impl DropTiming {
     /// The timing of the drops under `counting`.
     pub(crate) fn of(counting: Counting) -> DropTiming {
         match counting.rule() {
-            Some(UselessRule::WithinOtherDefences) => DropTiming::Early,
+            Some(UselessRule::WithinOtherDefences | UselessRule::WithinOrChecker) => {
+                DropTiming::Early
+            }
             Some(UselessRule::CheckerCaptures) => DropTiming::Alone,
             _ => DropTiming::AfterBase,
         }
@@ -187,14 +193,14 @@ impl Search<'_> {
             } else {
                 0
             };
-            // By 定義1 the other defences play no part: no base.
+            // By 定義1 alone the other defences play no part: no base.
             let rule = at.mode.counting.rule();
-            let by_checker = DropTiming::of(at.mode.counting) == DropTiming::Alone;
+            let by_checker = rule.is_some_and(UselessRule::judges_checker_captures);
             let checker = pos.checkers().lsb();
-            let base = if by_checker {
-                DropBase::Less
-            } else {
+            let base = if rule.is_some_and(UselessRule::judges_against_base) {
                 self.drop_base(pos, at, node, below)
+            } else {
+                DropBase::Less
             };
             if base != DropBase::CutShort {
                 let undo = pos.do_move(m);
@@ -202,7 +208,8 @@ impl Search<'_> {
                     DropBase::Exact(base) => self.useless_interposition(pos, at, m.to(), base),
                     DropBase::Less | DropBase::CutShort => None,
                 };
-                if by_checker
+                if found.is_none()
+                    && by_checker
                     && self.aborted.is_none()
                     && let Some(checker) = checker
                 {
@@ -260,7 +267,9 @@ impl Search<'_> {
     /// mate, counted or not. A failure refutes the node when no capture's
     /// set-aside position is mated within the plies left (`Capped`): the
     /// base never exceeds them where it matters (when a counted defence
-    /// fails, the node fails anyway). Otherwise the drop may be useless
+    /// fails, the node fails anyway), and, by
+    /// [`UselessRule::WithinOrChecker`], the drop is not useless by 定義1
+    /// either (`Useless` when it is). Otherwise the drop may be useless
     /// and waits for the base (`Pending`).
     pub(crate) fn judge_early_drop(
         &mut self,
@@ -278,14 +287,34 @@ impl Search<'_> {
         if r.loop_head != NO_LOOP || self.aborted.is_some() {
             return DropVerdict::Pending;
         }
+        let checker = pos.checkers().lsb();
         let undo = pos.do_move(m);
         let found = self.useless_interposition(pos, at, m.to(), at.remaining());
+        // Not useless by the other defences; by `within-or-checker` it may
+        // still be by 定義1, which needs none of them.
+        let mut by_checker = None;
+        if found.is_none()
+            && self.aborted.is_none()
+            && at.mode.counting.rule() == Some(UselessRule::WithinOrChecker)
+            && let Some(checker) = checker
+        {
+            by_checker = self.captured_by_checker_interposition(
+                pos,
+                at,
+                checker,
+                m.to(),
+                checker_capture_horizon(at.mode.nest, at.remaining()),
+            );
+        }
         pos.undo_move(m, undo);
         if self.aborted.is_some() {
             *r = NodeResult::OPEN;
             return DropVerdict::Open;
         }
-        if found.is_some() {
+        if let Some(res) = by_checker {
+            *r = res;
+            DropVerdict::Useless
+        } else if found.is_some() {
             DropVerdict::Pending
         } else {
             DropVerdict::Capped

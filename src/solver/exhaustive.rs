@@ -295,7 +295,17 @@ impl TsumeWalk {
             let undo = pos.do_move(m);
             let useless = self.useless(pos, m.to(), b, nest)
                 || (self.rule == UselessRule::PieceUnused
-                    && self.unused_piece(pos, m.to(), plies, nest));
+                    && self.unused_piece(pos, m.to(), plies, nest))
+                || (self.rule == UselessRule::WithinOrChecker
+                    && checker.is_some_and(|c| {
+                        self.captured_by_checker(
+                            pos,
+                            c,
+                            m.to(),
+                            checker_capture_horizon(nest, plies),
+                            nest,
+                        )
+                    }));
             pos.undo_move(m, undo);
             if !useless {
                 return false;

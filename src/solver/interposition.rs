@@ -119,6 +119,23 @@
 //! the checker captures whose set-aside mate fits in the base is useless by
 //! both. The exhaustive `solver::exhaustive::tsume_mates_within_by` is its
 //! reference, as for the other rules.
+//!
+//! # Either definition
+//!
+//! Composers call a drop useless by either test: [`UselessRule::WithinOrChecker`]
+//! (`--useless-rule within-or-checker`) counts a drop only when neither
+//! this crate's rule nor 定義1 makes it useless: clauses 1 to 3 as above, and
+//!
+//! 4'''. **Either.** The drop is useless when, for some capture, the
+//!    set-aside position is mated within the base (clause 4), or when,
+//!    for some capture by the checking piece, it is mated at all within
+//!    the horizon of 定義1 (clause 4''). Set-aside positions are searched
+//!    by this rule in turn.
+//!
+//! A drop useless by either rule alone is useless by this one, so its
+//! answers are never longer than either rule's where the drop decides.
+//! The search tests clause 4 first (it is bounded by the base and
+//! cheaper); clause 4'' only for a drop clause 4 leaves counted.
 
 use std::str::FromStr;
 
@@ -283,6 +300,9 @@ pub(crate) fn is_mated_now_by(pos: &Position, rule: UselessRule) -> bool {
         UselessRule::WithinOtherDefences => is_mated_now(pos),
         UselessRule::PieceUnused => is_mated_now(pos) || exhaustive(),
         UselessRule::CheckerCaptures => is_mated_now_by_checker(pos) || exhaustive(),
+        UselessRule::WithinOrChecker => {
+            is_mated_now(pos) || is_mated_now_by_checker(pos) || exhaustive()
+        }
     }
 }
 
@@ -323,6 +343,12 @@ pub enum UselessRule {
     /// whatever the other defences last. A capture by another piece makes
     /// no drop useless.
     CheckerCaptures,
+    /// Either of the two above (the module docs, "Either definition"):
+    /// useless when, with the piece set aside, the attacker mates within
+    /// the longest of the other defences after some capture
+    /// ([`UselessRule::WithinOtherDefences`]), or mates at all after a
+    /// capture by the checking piece ([`UselessRule::CheckerCaptures`]).
+    WithinOrChecker,
     /// No drop is useless: every interposition is a defence, and a line
     /// ends in checkmate on the board. The count of game analysis and of
     /// other mate engines (a GUI shows the line as a mate on the board).
@@ -367,10 +393,11 @@ pub(crate) fn checker_capture_horizon(nest: u32, left: u32) -> u32 {
 
 impl UselessRule {
     /// Every rule, this crate's first.
-    pub const ALL: [UselessRule; 4] = [
+    pub const ALL: [UselessRule; 5] = [
         UselessRule::WithinOtherDefences,
         UselessRule::PieceUnused,
         UselessRule::CheckerCaptures,
+        UselessRule::WithinOrChecker,
         UselessRule::Never,
     ];
 
@@ -381,8 +408,28 @@ impl UselessRule {
             UselessRule::WithinOtherDefences => "within-other-defences",
             UselessRule::PieceUnused => "piece-unused",
             UselessRule::CheckerCaptures => "checker-captures",
+            UselessRule::WithinOrChecker => "within-or-checker",
             UselessRule::Never => "none",
         }
+    }
+
+    /// Whether a drop may be useless against the node's other defences
+    /// (clause 4 above): every rule but 定義1 alone and none.
+    pub(crate) fn judges_against_base(self) -> bool {
+        matches!(
+            self,
+            UselessRule::WithinOtherDefences
+                | UselessRule::PieceUnused
+                | UselessRule::WithinOrChecker
+        )
+    }
+
+    /// Whether a drop may be useless by 定義1's clauses 3'' and 4''.
+    pub(crate) fn judges_checker_captures(self) -> bool {
+        matches!(
+            self,
+            UselessRule::CheckerCaptures | UselessRule::WithinOrChecker
+        )
     }
 }
 
@@ -400,7 +447,7 @@ impl std::fmt::Display for UnknownUselessRule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "unknown rule for useless interpositions '{}' (expected within-other-defences, piece-unused, checker-captures or none)",
+            "unknown rule for useless interpositions '{}' (expected within-other-defences, piece-unused, checker-captures, within-or-checker or none)",
             self.0
         )
     }

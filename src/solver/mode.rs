@@ -41,6 +41,9 @@ const PIECE_UNUSED_SALT: u64 = 0x61e2_d04b_7f39_c815;
 /// [`UselessRule::CheckerCaptures`]: its lengths are not those of either
 /// other rule (a drop may count by one and not by another, either way).
 const CHECKER_CAPTURES_SALT: u64 = 0x2c97_b3e1_58a0_4d6f;
+/// Added to [`TSUME_SALT`] for tsume counting by
+/// [`UselessRule::WithinOrChecker`].
+const WITHIN_OR_CHECKER_SALT: u64 = 0x4b8e_17d3_c06a_925f;
 const IGNORED_DROPS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
 const IGNORED_ALL_SALT: u64 = 0x58c4_0e97_2b1d_a36e;
 
@@ -85,6 +88,7 @@ impl Counting {
             Counting::Tsume(UselessRule::WithinOtherDefences) => TSUME_SALT,
             Counting::Tsume(UselessRule::PieceUnused) => TSUME_SALT ^ PIECE_UNUSED_SALT,
             Counting::Tsume(UselessRule::CheckerCaptures) => TSUME_SALT ^ CHECKER_CAPTURES_SALT,
+            Counting::Tsume(UselessRule::WithinOrChecker) => TSUME_SALT ^ WITHIN_OR_CHECKER_SALT,
             // Never built (see `of_rule`): the plain count's.
             Counting::Tsume(UselessRule::Never) => 0,
             Counting::Ignoring(Ignored::Drops) => IGNORED_DROPS_SALT,

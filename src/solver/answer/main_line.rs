@@ -89,7 +89,7 @@ impl TsumeSearch<'_, '_> {
                 }
                 // A mate in 1 ends the line: one whose end the judge of a
                 // line's end ([`is_mated_now_by`]) cannot confirm is not
-                // offered. Under `piece-unused` and `checker-captures` the
+                // offered. Under the rules other than `within-other-defences` the
                 // search can find drops useless by a mate after their
                 // capture that the judge, within its fixed number of
                 // positions, does not see.

@@ -201,7 +201,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
     /// Whether the defender's drop interposition `m` at `pos` (on the line)
     /// is useless when the node's other defences last `base` plies (by
     /// [`UselessRule::PieceUnused`] and [`UselessRule::CheckerCaptures`],
-    /// whatever they last); `None` when a limit stopped the test.
+    /// whatever they last; by [`UselessRule::WithinOrChecker`] against
+    /// them or by 定義1); `None` when a limit stopped the test.
     pub fn is_useless(&mut self, pos: &Position, m: Move, base: u32) -> Option<bool> {
         if !self.counting.judged_drops(pos).contains(m) {
             return Some(false);
@@ -240,8 +241,32 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
                 path,
                 ply: 0,
             };
-            self.search
-                .useless_interposition(&mut child, at, m.to(), base)
+            let within = self
+                .search
+                .useless_interposition(&mut child, at, m.to(), base);
+            match pos.checkers().lsb() {
+                // By `within-or-checker`, else by 定義1.
+                Some(checker)
+                    if within.is_none()
+                        && self.search.aborted.is_none()
+                        && self.counting.rule() == Some(UselessRule::WithinOrChecker) =>
+                {
+                    let upto = CHECKER_CAPTURE_HORIZON;
+                    let at = At {
+                        mode: Mode::within(self.counting, upto),
+                        path,
+                        ply: 0,
+                    };
+                    self.search.captured_by_checker_interposition(
+                        &mut child,
+                        at,
+                        checker,
+                        m.to(),
+                        upto,
+                    )
+                }
+                _ => within,
+            }
         };
         if r.is_some() {
             Some(true)
