@@ -7,7 +7,7 @@ mod common;
 
 use tsume::core::Position;
 use tsume::solver::exhaustive::{shortest_mate, tsume_shortest_mate};
-use tsume::solver::interposition::Ignored;
+use tsume::solver::interposition::{Ignored, UselessRule};
 use tsume::solver::{Outcome, SolveOptions, Solver, Within, is_tsume_line};
 
 /// The solver's line (checked to mate by tsume counting, and proven
@@ -239,142 +239,117 @@ fn plain_disproofs_without_drops_in_between_hold_by_tsume_counting() {
     );
 }
 
-/// The looser rule that asks only whether the captured piece is used
-/// (`UselessRule::PieceUnused`) against the exhaustive search by that rule,
-/// on the short problems of three sets, within 1, 3 and 5 plies. It mates
-/// wherever this crate's rule does, and never where no drop counting would
-/// not; and it decides some bounds this crate's rule does not mate.
-#[test]
-fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
+/// Compares the solver by `rule` with the exhaustive search by that rule on
+/// the short problems of three sets, within 1, 3 and 5 plies: "mated
+/// within" must agree wherever the exhaustive search decides. `also` gets
+/// each compared bound (with the solver, for other rules' questions, and
+/// the verdict) for the rule's own checks. The number of bounds compared.
+fn agrees_with_the_exhaustive_search(
+    rule: UselessRule,
+    mut also: impl FnMut(&mut Solver, &Position, u32, bool),
+) -> usize {
     use tsume::solver::exhaustive::tsume_mates_within_by;
-    use tsume::solver::interposition::UselessRule;
-    let limits = SolveOptions::default().nodes(2_000_000);
+    let by_rule = SolveOptions::default().nodes(2_000_000).useless_rule(rule);
     let mut compared = 0;
-    let mut decides = 0;
     for pos in short_problems(400) {
         let mut solver = Solver::new(16);
         for plies in [1, 3, 5] {
-            let Some(expected) =
-                tsume_mates_within_by(&pos, plies, UselessRule::PieceUnused, 300_000)
-            else {
+            let Some(expected) = tsume_mates_within_by(&pos, plies, rule, 300_000) else {
                 continue;
             };
-            let mated = |w: Within| match w {
-                Within::Mated { plies: p, .. } => {
-                    assert!(p <= plies, "{}: {p} > {plies}", pos);
-                    true
-                }
-                Within::NotMated { .. } => false,
-                Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
-            };
-            let unused = limits.useless_rule(UselessRule::PieceUnused);
-            let got = mated(solver.mated_within(&pos, plies, &unused).unwrap());
-            assert_eq!(got, expected, "{} within {plies}", pos);
+            let got = mated_within(&mut solver, &pos, plies, &by_rule);
+            assert_eq!(got, expected, "{pos} within {plies} by {rule}");
             compared += 1;
-            let ours = mated(solver.mated_within(&pos, plies, &limits).unwrap());
-            assert!(got || !ours, "{}: within {plies}", pos);
-            let no_drops = mated(
-                solver
-                    .mated_within_ignoring(&pos, plies, Ignored::Drops, &limits)
-                    .unwrap(),
-            );
-            assert!(no_drops || !got, "{}: within {plies}", pos);
-            if got && !ours {
-                decides += 1;
-            }
+            also(&mut solver, &pos, plies, got);
         }
     }
+    compared
+}
+
+/// Whether the solver says `pos` mates within `plies` by `options` (never
+/// unknown on the short problems, never by a longer mate).
+fn mated_within(solver: &mut Solver, pos: &Position, plies: u32, options: &SolveOptions) -> bool {
+    match solver.mated_within(pos, plies, options).unwrap() {
+        Within::Mated { plies: p, .. } => {
+            assert!(p <= plies, "{pos}: {p} > {plies}");
+            true
+        }
+        Within::NotMated { .. } => false,
+        Within::Unknown { .. } => panic!("{pos}: unknown within {plies}"),
+    }
+}
+
+/// The looser rule that asks only whether the captured piece is used
+/// (`UselessRule::PieceUnused`) against the exhaustive search by that rule.
+/// It mates wherever this crate's rule does, and never where no drop
+/// counting would not; and it decides some bounds this crate's rule does
+/// not mate.
+#[test]
+fn by_the_piece_unused_rule_the_search_agrees_with_the_exhaustive_one() {
+    let limits = SolveOptions::default().nodes(2_000_000);
+    let mut decides = 0;
+    let compared =
+        agrees_with_the_exhaustive_search(UselessRule::PieceUnused, |solver, pos, plies, got| {
+            let ours = mated_within(solver, pos, plies, &limits);
+            assert!(got || !ours, "{pos}: within {plies}");
+            let no_drops = solver
+                .mated_within_ignoring(pos, plies, Ignored::Drops, &limits)
+                .unwrap();
+            let no_drops = matches!(no_drops, Within::Mated { .. });
+            assert!(no_drops || !got, "{pos}: within {plies}");
+            decides += usize::from(got && !ours);
+        });
     assert!(compared > 1300, "{compared}");
     assert!(decides > 0, "{decides}");
 }
 
 /// 定義1 (`UselessRule::CheckerCaptures`: the checker captures, and the
 /// attacker mates at all without the piece) against the exhaustive search
-/// by that rule, on the short problems of three sets, within 1, 3 and 5
-/// plies: a drop the solver leaves out is useless by the stated rule, and
-/// one it counts is not. The rule decides some bounds the default rule
-/// does not mate; every interposition counted, nothing mates that it does
-/// not.
+/// by that rule: a drop the solver leaves out is useless by the stated
+/// rule, and one it counts is not. The rule decides some bounds the
+/// default rule does not mate; every interposition counted, nothing mates
+/// that it does not.
 #[test]
 fn by_the_checker_captures_rule_the_search_agrees_with_the_exhaustive_one() {
-    use tsume::solver::exhaustive::tsume_mates_within_by;
-    use tsume::solver::interposition::UselessRule;
     let limits = SolveOptions::default().nodes(2_000_000);
-    let by_checker = limits.useless_rule(UselessRule::CheckerCaptures);
     let plain = limits.useless_rule(UselessRule::Never);
-    let (mut compared, mut looser) = (0, 0);
-    for pos in short_problems(400) {
-        let mut solver = Solver::new(16);
-        for plies in [1, 3, 5] {
-            let Some(expected) =
-                tsume_mates_within_by(&pos, plies, UselessRule::CheckerCaptures, 300_000)
-            else {
-                continue;
-            };
-            let mated = |w: Within| match w {
-                Within::Mated { plies: p, .. } => {
-                    assert!(p <= plies, "{}: {p} > {plies}", pos);
-                    true
-                }
-                Within::NotMated { .. } => false,
-                Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
-            };
-            let got = mated(solver.mated_within(&pos, plies, &by_checker).unwrap());
-            assert_eq!(got, expected, "{} within {plies}", pos);
-            compared += 1;
-            let ours = mated(solver.mated_within(&pos, plies, &limits).unwrap());
-            let every = mated(solver.mated_within(&pos, plies, &plain).unwrap());
-            assert!(got || !every, "{}: within {plies}", pos);
+    let mut looser = 0;
+    let compared = agrees_with_the_exhaustive_search(
+        UselessRule::CheckerCaptures,
+        |solver, pos, plies, got| {
+            let ours = mated_within(solver, pos, plies, &limits);
+            let every = mated_within(solver, pos, plies, &plain);
+            assert!(got || !every, "{pos}: within {plies}");
             looser += usize::from(got && !ours);
-        }
-    }
+        },
+    );
     assert!(compared > 1300, "{compared}");
     assert!(looser > 0, "{looser}");
 }
 
 /// Either definition (`UselessRule::WithinOrChecker`: useless by this
-/// crate's rule or by 定義1) against the exhaustive search by that rule,
-/// on the short problems of three sets, within 1, 3 and 5 plies. It mates
-/// wherever either rule alone does, and never where counting every
-/// interposition would not; and it decides bounds the default rule does
-/// not mate (where it is looser than 定義1 alone, see
+/// crate's rule or by 定義1) against the exhaustive search by that rule.
+/// It mates wherever either rule alone does, and never where counting
+/// every interposition would not; and it decides bounds the default rule
+/// does not mate (where it is looser than 定義1 alone, see
 /// `by_the_within_or_checker_rule_a_drop_beyond_the_horizon_of_definition_1_is_useless`).
 #[test]
 fn by_the_within_or_checker_rule_the_search_agrees_with_the_exhaustive_one() {
-    use tsume::solver::exhaustive::tsume_mates_within_by;
-    use tsume::solver::interposition::UselessRule;
     let limits = SolveOptions::default().nodes(2_000_000);
-    let either = limits.useless_rule(UselessRule::WithinOrChecker);
     let by_checker = limits.useless_rule(UselessRule::CheckerCaptures);
     let plain = limits.useless_rule(UselessRule::Never);
-    let (mut compared, mut than_ours) = (0, 0);
-    for pos in short_problems(400) {
-        let mut solver = Solver::new(16);
-        for plies in [1, 3, 5] {
-            let Some(expected) =
-                tsume_mates_within_by(&pos, plies, UselessRule::WithinOrChecker, 300_000)
-            else {
-                continue;
-            };
-            let mated = |w: Within| match w {
-                Within::Mated { plies: p, .. } => {
-                    assert!(p <= plies, "{}: {p} > {plies}", pos);
-                    true
-                }
-                Within::NotMated { .. } => false,
-                Within::Unknown { .. } => panic!("{}: unknown within {plies}", pos),
-            };
-            let got = mated(solver.mated_within(&pos, plies, &either).unwrap());
-            assert_eq!(got, expected, "{} within {plies}", pos);
-            compared += 1;
-            let ours = mated(solver.mated_within(&pos, plies, &limits).unwrap());
-            let checker = mated(solver.mated_within(&pos, plies, &by_checker).unwrap());
-            let every = mated(solver.mated_within(&pos, plies, &plain).unwrap());
-            assert!(got || !(ours || checker), "{}: within {plies}", pos);
-            assert!(got || !every, "{}: within {plies}", pos);
+    let mut than_ours = 0;
+    let compared = agrees_with_the_exhaustive_search(
+        UselessRule::WithinOrChecker,
+        |solver, pos, plies, got| {
+            let ours = mated_within(solver, pos, plies, &limits);
+            let checker = mated_within(solver, pos, plies, &by_checker);
+            let every = mated_within(solver, pos, plies, &plain);
+            assert!(got || !(ours || checker), "{pos}: within {plies}");
+            assert!(got || !every, "{pos}: within {plies}");
             than_ours += usize::from(got && !ours);
-        }
-    }
+        },
+    );
     assert!(compared > 1300, "{compared}");
     assert!(than_ours > 0, "{than_ours}");
 }
@@ -388,7 +363,6 @@ fn by_the_within_or_checker_rule_the_search_agrees_with_the_exhaustive_one() {
 /// default rule, counted by 定義1 alone (its answer is 35).
 #[test]
 fn by_the_within_or_checker_rule_a_drop_beyond_the_horizon_of_definition_1_is_useless() {
-    use tsume::solver::interposition::UselessRule;
     let pos: Position = "5+rln1/R4l3/5kpnp/2pL1pP1s/3s1N3/5N3/9/9/9 b 2P2b4g2sl11p 11"
         .parse()
         .unwrap();
@@ -435,7 +409,6 @@ fn by_the_within_or_checker_rule_a_drop_beyond_the_horizon_of_definition_1_is_us
 #[test]
 fn by_the_checker_captures_rule_only_the_checker_takes() {
     use tsume::solver::exhaustive::{tsume_mated_within_by, tsume_mates_within_by};
-    use tsume::solver::interposition::UselessRule;
     let rule = UselessRule::CheckerCaptures;
     let limits = SolveOptions::default().useless_rule(rule);
     let solve = |sfen: &str| {
@@ -473,7 +446,6 @@ fn by_the_checker_captures_rule_a_test_looks_ahead_its_horizon_in_all() {
 /// musou-009 by `UselessRule::CheckerCaptures` within `nodes`: exact, 29
 /// plies.
 fn assert_musou_009_exact_by_checker_captures_within(nodes: u64) {
-    use tsume::solver::interposition::UselessRule;
     let pos: Position = "2k1s1B2/S3+P4/2p1R2p1/2gprpp2/Lb1S5/2N3P2/2PPP4/9/L8 b L3gs3nl8p 1"
         .parse()
         .unwrap();
@@ -511,7 +483,6 @@ fn by_the_checker_captures_rule_a_drop_is_judged_without_waiting_for_the_other_d
 #[test]
 fn by_the_piece_unused_rule_only_the_use_of_the_piece_counts() {
     use tsume::solver::exhaustive::{tsume_mated_within_by, tsume_mates_within_by};
-    use tsume::solver::interposition::UselessRule;
     let unused = SolveOptions::default().useless_rule(UselessRule::PieceUnused);
     let solve = |sfen: &str, limits: &SolveOptions| {
         let pos: Position = sfen.parse().unwrap();
@@ -547,7 +518,6 @@ fn by_the_piece_unused_rule_only_the_use_of_the_piece_counts() {
 #[test]
 fn by_the_rule_none_every_interposition_counts() {
     use tsume::core::Color;
-    use tsume::solver::interposition::UselessRule;
     use tsume::solver::is_mating_line;
     let (mut compared, mut longer) = (0, 0);
     for pos in short_problems(150) {
