@@ -117,8 +117,10 @@ pub struct SolveResult {
 impl SolveResult {
     /// What is proven of the tsume answer's length, in words, when the
     /// line is not proven to be it: `"at least 17 and at most 37 plies"`,
-    /// or either bound alone; `None` when neither is known (or the line
-    /// is the answer). A lower bound of 1 says nothing and is left out.
+    /// either bound alone, or `"exactly 7 plies"` when they meet (the
+    /// length is proven, but no line of it could be confirmed); `None`
+    /// when neither is known (or the line is the answer). A lower bound of
+    /// 1 says nothing and is left out.
     ///
     /// ```
     /// use std::time::Duration;
@@ -132,6 +134,9 @@ impl SolveResult {
     ///     elapsed: Duration::ZERO,
     /// };
     /// assert_eq!(r.answer_bounds().as_deref(), Some("at least 17 and at most 37 plies"));
+    /// r.at_most = Some(17);
+    /// assert_eq!(r.answer_bounds().as_deref(), Some("exactly 17 plies"));
+    /// r.at_most = Some(37);
     /// r.at_least = Some(1);
     /// assert_eq!(r.answer_bounds().as_deref(), Some("at most 37 plies"));
     /// r.at_most = None;
@@ -146,6 +151,7 @@ impl SolveResult {
             (None, None) => None,
             (Some(least), None) => Some(format!("at least {least} plies")),
             (None, Some(most)) => Some(format!("at most {most} plies")),
+            (Some(least), Some(most)) if least == most => Some(format!("exactly {least} plies")),
             (Some(least), Some(most)) => Some(format!("at least {least} and at most {most} plies")),
         }
     }
