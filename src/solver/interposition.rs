@@ -122,9 +122,11 @@
 //!
 //! # Either definition
 //!
-//! Composers call a drop useless by either test: [`UselessRule::WithinOrChecker`]
+//! The composers of 将棋無双 count as neither rule alone does: some of
+//! their drops are useless by this crate's rule only, others by 定義1
+//! only (`docs/measurements.md`). [`UselessRule::WithinOrChecker`]
 //! (`--useless-rule within-or-checker`) counts a drop only when neither
-//! this crate's rule nor 定義1 makes it useless: clauses 1 to 3 as above, and
+//! makes it useless: clauses 1 to 3 as above, and
 //!
 //! 4'''. **Either.** The drop is useless when, for some capture, the
 //!    set-aside position is mated within the base (clause 4), or when,
