@@ -144,6 +144,33 @@ fn the_same_reports_whatever_the_jobs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A worker with no problem left lends no core to verify's searches
+/// (docs/verify.md): a helper joining would change where a node budget
+/// ends, and a report would not repeat. After a mate in one, a problem
+/// whose verification reads some 200,000 nodes (yaneuraou_mate_samples
+/// line 4), so that a lent core would be taken: the same reports with
+/// one job and with two.
+#[test]
+fn an_idle_worker_lends_no_core_to_verify() {
+    let long = "lns+R4l/1p1p5/p1pkppB1p/6p2/1R7/6P1P/P1PPnPS2/2+b1G1g2/L3K1sNL b 2GS3Pnp 51";
+    let rows = format!("{MATE1}\n{long}\n");
+    let run = |jobs: &str| {
+        let out = verify(&["--file", "-", "--json", "--jobs", jobs], Some(&rows));
+        records(&out)
+            .into_iter()
+            .map(|mut r| {
+                r.as_object_mut().unwrap().remove("millis");
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    assert_eq!(one.len(), 2);
+    let nodes = one[1]["nodes"].as_u64().unwrap();
+    assert!(nodes > 100_000, "{nodes} nodes");
+    assert_eq!(one, run("2"));
+}
+
 #[test]
 fn the_length_must_be_odd_and_positive() {
     for (length, said) in [
