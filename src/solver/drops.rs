@@ -195,7 +195,6 @@ impl Search<'_> {
             };
             // By 定義1 alone the other defences play no part: no base.
             let rule = at.mode.counting.rule();
-            let by_checker = rule.is_some_and(UselessRule::judges_checker_captures);
             let checker = pos.checkers().lsb();
             let base = if rule.is_some_and(UselessRule::judges_against_base) {
                 self.drop_base(pos, at, node, below)
@@ -208,18 +207,9 @@ impl Search<'_> {
                     DropBase::Exact(base) => self.useless_interposition(pos, at, m.to(), base),
                     DropBase::Less | DropBase::CutShort => None,
                 };
-                if found.is_none()
-                    && by_checker
-                    && self.aborted.is_none()
-                    && let Some(checker) = checker
-                {
-                    found = self.captured_by_checker_interposition(
-                        pos,
-                        at,
-                        checker,
-                        m.to(),
-                        checker_capture_horizon(at.mode.nest, at.remaining()),
-                    );
+                if found.is_none() {
+                    let upto = checker_capture_horizon(at.mode.nest, at.remaining());
+                    found = self.useless_by_checker_captures(pos, at, checker, m.to(), upto);
                 }
                 if found.is_none()
                     && failed
@@ -292,20 +282,12 @@ impl Search<'_> {
         let found = self.useless_interposition(pos, at, m.to(), at.remaining());
         // Not useless by the other defences; by `within-or-checker` it may
         // still be by 定義1, which needs none of them.
-        let mut by_checker = None;
-        if found.is_none()
-            && self.aborted.is_none()
-            && at.mode.counting.rule() == Some(UselessRule::WithinOrChecker)
-            && let Some(checker) = checker
-        {
-            by_checker = self.captured_by_checker_interposition(
-                pos,
-                at,
-                checker,
-                m.to(),
-                checker_capture_horizon(at.mode.nest, at.remaining()),
-            );
-        }
+        let by_checker = if found.is_none() {
+            let upto = checker_capture_horizon(at.mode.nest, at.remaining());
+            self.useless_by_checker_captures(pos, at, checker, m.to(), upto)
+        } else {
+            None
+        };
         pos.undo_move(m, undo);
         if self.aborted.is_some() {
             *r = NodeResult::OPEN;
@@ -446,6 +428,32 @@ impl Search<'_> {
             }
         }
         None
+    }
+
+    /// By the rules with 定義1's clauses 3'' and 4''
+    /// ([`UselessRule::judges_checker_captures`]): whether the drop
+    /// interposition just played on `sq` (`pos`: the attacker to move;
+    /// `checker` checked before the drop) is useless by them, its
+    /// set-aside mate looked for within `upto` plies (see
+    /// [`Search::captured_by_checker_interposition`]). `None` by the other
+    /// rules, with no checker, or when a limit has stopped the search.
+    pub(crate) fn useless_by_checker_captures(
+        &mut self,
+        pos: &mut Position,
+        at: At,
+        checker: Option<Square>,
+        sq: Square,
+        upto: u32,
+    ) -> Option<NodeResult> {
+        let by_rule = at
+            .mode
+            .counting
+            .rule()
+            .is_some_and(UselessRule::judges_checker_captures);
+        if !by_rule || self.aborted.is_some() {
+            return None;
+        }
+        self.captured_by_checker_interposition(pos, at, checker?, sq, upto)
     }
 
     /// Under [`UselessRule::CheckerCaptures`] (定義1): whether the drop

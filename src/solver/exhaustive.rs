@@ -261,15 +261,7 @@ impl TsumeWalk {
             if self.rule == UselessRule::CheckerCaptures {
                 // 定義1: no base; the checker's captures alone.
                 let undo = pos.do_move(m);
-                let useless = checker.is_some_and(|c| {
-                    self.captured_by_checker(
-                        pos,
-                        c,
-                        m.to(),
-                        checker_capture_horizon(nest, plies),
-                        nest,
-                    )
-                });
+                let useless = self.taken_by_checker(pos, checker, m.to(), plies, nest);
                 pos.undo_move(m, undo);
                 if !useless {
                     return false;
@@ -297,15 +289,7 @@ impl TsumeWalk {
                 || (self.rule == UselessRule::PieceUnused
                     && self.unused_piece(pos, m.to(), plies, nest))
                 || (self.rule == UselessRule::WithinOrChecker
-                    && checker.is_some_and(|c| {
-                        self.captured_by_checker(
-                            pos,
-                            c,
-                            m.to(),
-                            checker_capture_horizon(nest, plies),
-                            nest,
-                        )
-                    }));
+                    && self.taken_by_checker(pos, checker, m.to(), plies, nest));
             pos.undo_move(m, undo);
             if !useless {
                 return false;
@@ -355,6 +339,21 @@ impl TsumeWalk {
             }
         }
         false
+    }
+
+    /// [`Self::captured_by_checker`] for a drop met with `plies` left, by
+    /// the checker at `checker` (none: not useless this way), within the
+    /// rule's horizon.
+    fn taken_by_checker(
+        &mut self,
+        pos: &mut Position,
+        checker: Option<Square>,
+        sq: Square,
+        plies: u32,
+        nest: u32,
+    ) -> bool {
+        let upto = checker_capture_horizon(nest, plies);
+        checker.is_some_and(|c| self.captured_by_checker(pos, c, sq, upto, nest))
     }
 
     /// Under [`UselessRule::CheckerCaptures`]: whether the drop

@@ -211,20 +211,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         let path = self.path_hash();
         // A new bound: the path results of the last one no longer hold.
         self.search.reps.clear_path_results();
-        let r = if self.counting.rule() == Some(UselessRule::CheckerCaptures) {
-            // By 定義1 alone: the other defences play no part.
-            let upto = CHECKER_CAPTURE_HORIZON;
-            let at = At {
-                mode: Mode::within(self.counting, upto),
-                path,
-                ply: 0,
-            };
-            let Some(checker) = pos.checkers().lsb() else {
-                return Some(false);
-            };
-            self.search
-                .captured_by_checker_interposition(&mut child, at, checker, m.to(), upto)
-        } else if self.counting.rule() == Some(UselessRule::PieceUnused) {
+        let rule = self.counting.rule();
+        let r = if rule == Some(UselessRule::PieceUnused) {
             // By this rule alone, whatever the other defences: the mate
             // after a capture from the least bound on.
             let upto = base + UNUSED_PIECE_EXTRA_PLIES;
@@ -236,37 +224,31 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             self.search
                 .unused_piece_interposition(&mut child, at, m.to(), 0, upto)
         } else {
-            let at = At {
-                mode: Mode::within(self.counting, base),
-                path,
-                ply: 0,
+            // Against the other defences (not by 定義1 alone), else by
+            // 定義1's clauses (by `checker-captures` and
+            // `within-or-checker`), whatever the other defences.
+            let within = if rule.is_some_and(UselessRule::judges_against_base) {
+                let at = At {
+                    mode: Mode::within(self.counting, base),
+                    path,
+                    ply: 0,
+                };
+                self.search
+                    .useless_interposition(&mut child, at, m.to(), base)
+            } else {
+                None
             };
-            let within = self
-                .search
-                .useless_interposition(&mut child, at, m.to(), base);
-            match pos.checkers().lsb() {
-                // By `within-or-checker`, else by 定義1.
-                Some(checker)
-                    if within.is_none()
-                        && self.search.aborted.is_none()
-                        && self.counting.rule() == Some(UselessRule::WithinOrChecker) =>
-                {
-                    let upto = CHECKER_CAPTURE_HORIZON;
-                    let at = At {
-                        mode: Mode::within(self.counting, upto),
-                        path,
-                        ply: 0,
-                    };
-                    self.search.captured_by_checker_interposition(
-                        &mut child,
-                        at,
-                        checker,
-                        m.to(),
-                        upto,
-                    )
-                }
-                _ => within,
-            }
+            within.or_else(|| {
+                let upto = CHECKER_CAPTURE_HORIZON;
+                let at = At {
+                    mode: Mode::within(self.counting, upto),
+                    path,
+                    ply: 0,
+                };
+                let checker = pos.checkers().lsb();
+                self.search
+                    .useless_by_checker_captures(&mut child, at, checker, m.to(), upto)
+            })
         };
         if r.is_some() {
             Some(true)
