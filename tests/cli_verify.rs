@@ -540,6 +540,60 @@ fn the_classical_convention_accepts_a_longer_side_line() {
     }
 }
 
+/// By `--convention classical` drops are judged by `within-or-checker`
+/// unless `--useless-rule` says otherwise (issue 34). Here L*1d is met by
+/// drops on 1c and 1b that the lance takes, and the attacker mates without
+/// the piece, though in more plies than the king's other defences last:
+/// useless by 定義1, so L*1d mates in one as given. By today's rule they
+/// count, and L*1c's mate in three is the answer.
+#[test]
+fn the_classical_convention_judges_drops_by_either_definition() {
+    let p = "8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1";
+    let judged = |extra: &[&str]| {
+        let mut args = vec![p, "--solution", "L*1d", "--json"];
+        args.extend_from_slice(extra);
+        let out = verify(&args, None);
+        let r = records(&out).remove(0);
+        (out.status.code(), r)
+    };
+    for extra in [
+        &["--convention", "classical"][..],
+        &[
+            "--convention",
+            "classical",
+            "--useless-rule",
+            "within-or-checker",
+        ],
+        &["--useless-rule", "within-or-checker"],
+    ] {
+        let (code, r) = judged(extra);
+        assert_eq!(code, Some(0), "{extra:?}: {r}");
+        assert_eq!(r["verdict"], "sound", "{extra:?}: {r}");
+        assert_eq!(r["solution_is_answer"], true, "{extra:?}: {r}");
+        assert_eq!(
+            r["main_line"],
+            serde_json::json!(["L*1d"]),
+            "{extra:?}: {r}"
+        );
+    }
+    for extra in [
+        &[][..],
+        &["--convention", "modern"],
+        &[
+            "--convention",
+            "classical",
+            "--useless-rule",
+            "within-other-defences",
+        ],
+    ] {
+        let (code, r) = judged(extra);
+        assert_eq!(code, Some(3), "{extra:?}: {r}");
+        assert_eq!(r["verdict"], "flawed", "{extra:?}: {r}");
+        assert_eq!(r["length"], 3, "{extra:?}: {r}");
+        assert_eq!(r["main_line"][0], "L*1c", "{extra:?}: {r}");
+    }
+}
+
 #[test]
 fn a_bar_of_problems_on_a_terminal() {
     // `script` runs the command on a pseudo-terminal.

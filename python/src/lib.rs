@@ -777,7 +777,7 @@ impl PyVerifyReport {
 /// verify(sfen, *, solution=None, length=None, ...)
 #[pyfunction]
 #[pyo3(signature = (sfen, *, solution=None, length=None, nodes=None, time=None,
-                    hash_mb=None, threads=None, useless_rule="within-other-defences",
+                    hash_mb=None, threads=None, useless_rule=None,
                     defence="longest", convention="modern", relaxed=false,
                     rest_to_defender=false))]
 #[allow(clippy::too_many_arguments)]
@@ -790,7 +790,7 @@ fn verify(
     time: Option<f64>,
     hash_mb: Option<i64>,
     threads: Option<i64>,
-    useless_rule: &str,
+    useless_rule: Option<&str>,
     defence: &str,
     convention: &str,
     relaxed: bool,
@@ -798,13 +798,17 @@ fn verify(
 ) -> PyResult<PyVerifyReport> {
     let pos = read_problem(py, sfen, relaxed, rest_to_defender, false)?;
     let threads = threads_of(py, threads)?;
+    let convention = self::convention(py, convention)?;
     let mut options = VerifyOptions {
         time: seconds(py, time)?,
         rules: Rules {
-            useless_rule: self::useless_rule(py, useless_rule)?,
+            useless_rule: match useless_rule {
+                Some(name) => self::useless_rule(py, name)?,
+                None => convention.useless_rule(),
+            },
             defence: defence_choice(py, defence)?,
         },
-        convention: self::convention(py, convention)?,
+        convention,
         ..VerifyOptions::default()
     };
     if let Some(n) = at_least_one(py, "nodes", nodes)? {

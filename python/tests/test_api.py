@@ -213,6 +213,23 @@ def test_verify_is_the_cli_report(cli_json):
     classical = tsume.verify(MUSOU_038, hash_mb=16, convention="classical",
                              solution=MUSOU_038_PUBLISHED)
     assert classical.verdict == "sound" and classical.solution_is_answer is True
+
+
+def test_the_classical_convention_judges_drops_by_either_definition():
+    # L*1d is met by drops the lance takes and mates without: useless by
+    # 定義1, which the classical convention's rule (within-or-checker)
+    # includes and today's does not.
+    sfen = "8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1"
+    for kwargs, answer in [
+        ({"convention": "classical"}, ["L*1d"]),
+        ({"useless_rule": "within-or-checker"}, ["L*1d"]),
+        ({}, ["L*1c", "P*1b", "1e2c"]),
+        ({"convention": "classical", "useless_rule": "within-other-defences"},
+         ["L*1c", "P*1b", "1e2c"]),
+    ]:
+        r = tsume.verify(sfen, hash_mb=16, solution="L*1d", **kwargs)
+        assert r.main_line == answer, kwargs
+        assert r.solution_is_answer is (answer == ["L*1d"]), kwargs
     [longer] = [f for f in classical.findings if f.kind == "longer-side-line"]
     assert (longer.japanese, longer.ply, longer.length, longer.main_length, longer.longer_by) == \
         ("変長", 12, 4, 2, "every-looser-rule")

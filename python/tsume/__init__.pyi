@@ -183,7 +183,7 @@ def verify(
     time: Optional[float] = None,
     hash_mb: Optional[int] = None,
     threads: Optional[int] = None,
-    useless_rule: UselessRule = "within-other-defences",
+    useless_rule: Optional[UselessRule] = None,
     defence: DefenceChoice = "longest",
     convention: Convention = "modern",
     relaxed: bool = False,
@@ -197,7 +197,8 @@ def verify(
     `convention="classical"` (`--convention classical`) accepts a given
     defence shorter than another that is no interposition and outlasts it
     however drops count: a minor `longer-side-line` (変長), the given line
-    staying the main line."""
+    staying the main line. `useless_rule` defaults to the convention's:
+    `"within-other-defences"`, or `"within-or-checker"` for `"classical"`."""
 
 class Puzzle:
     """A generated puzzle: the fields of `tsume generate --json`."""

@@ -105,9 +105,10 @@ pub struct Args {
     /// all, within 16 plies), within-or-checker (useless by either of those
     /// two) or none (every interposition counts:
     /// a line ends in checkmate on the board, as in game analysis)
-    #[arg(long, value_name = "RULE", default_value_t = UselessRule::WithinOtherDefences,
-          value_parser = super::Checked(super::useless_rule))]
-    useless_rule: UselessRule,
+    /// [default: within-other-defences; within-or-checker with
+    /// --convention classical]
+    #[arg(long, value_name = "RULE", value_parser = super::Checked(super::useless_rule))]
+    useless_rule: Option<UselessRule>,
 
     /// Which defence the main line follows: longest (today's rule) or
     /// empty-hand-first (old collections: a longer side line that leaves
@@ -123,7 +124,8 @@ pub struct Args {
     /// interposition and outlasts it even with no drop between checker and
     /// king counted, it is a longer side line, longer-side-line 変長,
     /// minor, and the given line stays the main line; a lead that depends
-    /// on which drops count still departs)
+    /// on which drops count still departs; and drops are judged by
+    /// within-or-checker unless --useless-rule says otherwise)
     #[arg(long, value_name = "CONVENTION", default_value_t = Convention::Modern,
           value_parser = super::Checked(super::convention))]
     convention: Convention,
@@ -347,7 +349,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<bool, CliError> {
             main_nodes: args.main_nodes,
             time: args.time,
             rules: Rules {
-                useless_rule: args.useless_rule,
+                useless_rule: args
+                    .useless_rule
+                    .unwrap_or_else(|| args.convention.useless_rule()),
                 defence: args.defence,
             },
             convention: args.convention,
