@@ -370,8 +370,8 @@ impl Search<'_> {
                 let child_path = extend_path(at.path, pos.key() ^ ((b as u64) << 48) ^ 0xba5e);
                 let remaining = b - 1;
                 let known = self
-                    .probe_within(at.mode.counting, pos, remaining)
-                    .map(|p| Search::usable(at.mode, &p, remaining));
+                    .probe_within(nested.counting, pos, remaining)
+                    .map(|p| Search::usable(nested, &p, remaining));
                 let mated = match known {
                     Some(r) if r.pn == 0 => true,
                     Some(r) if r.dn == 0 => false,
@@ -599,10 +599,8 @@ impl Search<'_> {
     /// search in the path hash.
     fn nested_within(&mut self, q: &mut Position, at: At, plies: u32, tag: u64) -> NodeResult {
         let q_path = extend_path(at.path, q.key() ^ tag ^ ((plies as u64) << 40));
-        if let Some(k) = self
-            .reps
-            .recorded(at.mode.counting, q_path, at.mode.bounded)
-        {
+        let nested = at.mode.nested(at.ply + plies);
+        if let Some(k) = self.reps.recorded(nested.counting, q_path, nested.bounded) {
             return NodeResult {
                 pn: INF,
                 dn: 0,
@@ -612,7 +610,7 @@ impl Search<'_> {
                 drop_free: false,
             };
         }
-        if let Some(p) = self.probe_settled(at.mode.counting, q, plies) {
+        if let Some(p) = self.probe_settled(nested.counting, q, plies) {
             return NodeResult::of_probe(&p);
         }
         if self.reps.repeats(q.board_key(), self.attacker_hand(q)) {
@@ -620,7 +618,6 @@ impl Search<'_> {
             return NodeResult::disproven(self.attacker_hand(q), 0, false);
         }
         self.reps.push(q.board_key(), self.attacker_hand(q));
-        let nested = at.mode.nested(at.ply + plies);
         let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
             self.mid(nested, q, q_path, INF, INF, at.ply)
         });
@@ -635,6 +632,64 @@ mod tests {
     use crate::solver::Solver;
     use crate::solver::answer::TsumeSearch;
     use crate::solver::interposition::{UNUSED_PIECE_EXTRA_PLIES, UselessRule};
+    use crate::solver::mode::{Bounded, Counting, Mode};
+
+    /// Whether `pos` is mated within `plies` by `rule`, asked as the
+    /// question (`nested` false) or as inside a test, on `solver`'s table.
+    fn mated_within(
+        solver: &mut Solver,
+        pos: &Position,
+        rule: UselessRule,
+        plies: u32,
+        nested: bool,
+    ) -> bool {
+        let salt = crate::solver::out_of_play_salt(pos);
+        let mut search = solver.search(Color::Black, salt, 1_000_000, None);
+        let mut mode = Mode::within(Counting::of_rule(rule), plies);
+        if nested {
+            mode = mode.nested(plies);
+        }
+        let mut p = pos.clone();
+        search.reps.push(p.board_key(), p.hand(Color::Black));
+        let r = Bounded::of(&search.search_root(mode, &mut p, 0));
+        search.reps.pop();
+        r.expect("decided").is_mated()
+    }
+
+    /// By the rules whose tests look further at the question asked than
+    /// inside another test, a position may be mated within a bound as the
+    /// question and not inside a test: here L*1d mates at once, the drops
+    /// on 1c and 1b taken by the lance and mated without (定義1) within
+    /// 16 plies but not within the 1 a test would have left. Neither
+    /// answer is read for the other, whichever is asked first on one table.
+    #[test]
+    fn a_position_asked_inside_a_test_has_its_own_answers() {
+        let pos: Position = "8k/6S2/9/6N2/8N/9/9/9/9 b L2r2b4g3s2n3l18p 1"
+            .parse()
+            .unwrap();
+        for rule in [UselessRule::CheckerCaptures, UselessRule::WithinOrChecker] {
+            assert!(
+                mated_within(&mut Solver::new(16), &pos, rule, 1, false),
+                "{rule}"
+            );
+            assert!(
+                !mated_within(&mut Solver::new(16), &pos, rule, 1, true),
+                "{rule}"
+            );
+            for nested_first in [true, false] {
+                let mut solver = Solver::new(16);
+                let first = mated_within(&mut solver, &pos, rule, 1, nested_first);
+                let second = mated_within(&mut solver, &pos, rule, 1, !nested_first);
+                assert_eq!((first, second), (!nested_first, nested_first), "{rule}");
+            }
+        }
+        // By this crate's rule the two are one question.
+        let rule = UselessRule::WithinOtherDefences;
+        assert_eq!(
+            mated_within(&mut Solver::new(16), &pos, rule, 1, false),
+            mated_within(&mut Solver::new(16), &pos, rule, 1, true)
+        );
+    }
 
     /// By [`UselessRule::PieceUnused`] a drop met inside the test of
     /// another is judged within what is left of that test, so no search

@@ -108,6 +108,10 @@
 //!    looked for within what is left of them: one test looks that many
 //!    plies ahead in all, not that many again at each nested test (which
 //!    went eight tests and over a hundred plies deep, `docs/measurements.md`).
+//!    So a position may be mated within a bound as the question asked and
+//!    not inside a test or a drop's base, where its drops look less far:
+//!    the two have separate table namespaces (`Counting::TsumeNested`), as
+//!    for [`UselessRule::PieceUnused`], whose horizon is nested the same way.
 //!
 //! The verdict does not depend on the bound of the search that meets the
 //! drop, so a useless drop adds nothing to the length: the line ends where
@@ -431,6 +435,17 @@ impl UselessRule {
         matches!(
             self,
             UselessRule::CheckerCaptures | UselessRule::WithinOrChecker
+        )
+    }
+
+    /// Whether a drop's test looks further at the question asked than
+    /// inside another test ([`unused_piece_horizon`],
+    /// [`checker_capture_horizon`]): then a position's bounded answer
+    /// depends on whether it is searched inside a test or a drop's base.
+    pub(crate) fn horizon_depends_on_nesting(self) -> bool {
+        matches!(
+            self,
+            UselessRule::PieceUnused | UselessRule::CheckerCaptures | UselessRule::WithinOrChecker
         )
     }
 }

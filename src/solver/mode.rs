@@ -4,7 +4,9 @@
 //! a search under another mode, never a mode switched and switched back.
 //!
 //! Each way of counting has its own table namespace ([`Counting::salt`]):
-//! results under one count are not results under another. Tsume counting
+//! results under one count are not results under another. That includes a
+//! rule's count inside a useless test or a drop's base where its tests look
+//! less far than at the question asked ([`Counting::TsumeNested`]). Tsume counting
 //! also reads the plain namespace ([`Counting::fallback`]), where a proof,
 //! or a disproof that never relies on a drop between checker and king,
 //! holds as well (see [`super::interposition`]).
@@ -28,6 +30,12 @@ pub(crate) enum Counting {
     /// Tsume counting: drops between checker and king that are useless by
     /// the rule are mated without being counted.
     Tsume(UselessRule),
+    /// The same inside a useless test or a drop's base, for a rule whose
+    /// tests look no further there than the enclosing search
+    /// ([`UselessRule::horizon_depends_on_nesting`]): a drop may count
+    /// there and be useless at the question asked, so the answers differ
+    /// and so do the namespaces ([`Counting::nested`]).
+    TsumeNested(UselessRule),
     /// The interpositions [`Ignored`] leaves out do not exist: a defender
     /// left with none of its other moves is mated.
     Ignoring(Ignored),
@@ -44,6 +52,8 @@ const CHECKER_CAPTURES_SALT: u64 = 0x2c97_b3e1_58a0_4d6f;
 /// Added to [`TSUME_SALT`] for tsume counting by
 /// [`UselessRule::WithinOrChecker`].
 const WITHIN_OR_CHECKER_SALT: u64 = 0x4b8e_17d3_c06a_925f;
+/// Added to a rule's salt for [`Counting::TsumeNested`].
+const NESTED_SALT: u64 = 0x3c5a_9e17_d2b4_6f08;
 const IGNORED_DROPS_SALT: u64 = 0x3d1f_6a2c_94e8_b570;
 const IGNORED_ALL_SALT: u64 = 0x58c4_0e97_2b1d_a36e;
 
@@ -91,6 +101,7 @@ impl Counting {
             Counting::Tsume(UselessRule::WithinOrChecker) => TSUME_SALT ^ WITHIN_OR_CHECKER_SALT,
             // Never built (see `of_rule`): the plain count's.
             Counting::Tsume(UselessRule::Never) => 0,
+            Counting::TsumeNested(rule) => Counting::Tsume(rule).salt(0) ^ NESTED_SALT,
             Counting::Ignoring(Ignored::Drops) => IGNORED_DROPS_SALT,
             Counting::Ignoring(Ignored::All) => IGNORED_ALL_SALT,
         }
@@ -101,8 +112,19 @@ impl Counting {
     #[inline(always)]
     pub fn fallback(self) -> Option<Counting> {
         match self {
-            Counting::Tsume(_) => Some(Counting::Plain),
+            Counting::Tsume(_) | Counting::TsumeNested(_) => Some(Counting::Plain),
             _ => None,
+        }
+    }
+
+    /// This count inside a useless test or a drop's base.
+    #[inline(always)]
+    pub fn nested(self) -> Counting {
+        match self {
+            Counting::Tsume(rule) if rule.horizon_depends_on_nesting() => {
+                Counting::TsumeNested(rule)
+            }
+            counting => counting,
         }
     }
 
@@ -110,14 +132,14 @@ impl Counting {
     /// mated, not counted).
     #[inline(always)]
     pub fn is_tsume(self) -> bool {
-        matches!(self, Counting::Tsume(_))
+        matches!(self, Counting::Tsume(_) | Counting::TsumeNested(_))
     }
 
     /// The rule useless drops are judged by, under tsume counting.
     #[inline(always)]
     pub fn rule(self) -> Option<UselessRule> {
         match self {
-            Counting::Tsume(rule) => Some(rule),
+            Counting::Tsume(rule) | Counting::TsumeNested(rule) => Some(rule),
             _ => None,
         }
     }
@@ -219,6 +241,7 @@ impl Mode {
     #[inline]
     pub fn nested(self, ply_limit: u32) -> Mode {
         Mode {
+            counting: self.counting.nested(),
             ply_limit,
             nest: self.nest + 1,
             ..self
