@@ -213,6 +213,15 @@ def test_verify_is_the_cli_report(cli_json):
     classical = tsume.verify(MUSOU_038, hash_mb=16, convention="classical",
                              solution=MUSOU_038_PUBLISHED)
     assert classical.verdict == "sound" and classical.solution_is_answer is True
+    [longer] = [f for f in classical.findings if f.kind == "longer-side-line"]
+    assert (longer.japanese, longer.ply, longer.length, longer.main_length, longer.longer_by) == \
+        ("変長", 12, 4, 2, "every-looser-rule")
+    with pytest.raises(tsume.ParseError, match=r"unknown convention `edo` \(expected modern, classical\)"):
+        tsume.verify(MATE1, convention="edo")
+    with pytest.raises(tsume.ParseError, match=r"solution move 2 \(`5a5b`\)"):
+        tsume.verify(MATE1, solution="G*5b 5a5b")
+    with pytest.raises(tsume.ParseError, match="odd and positive"):
+        tsume.verify(MATE1, length=2)
 
 
 def test_the_classical_convention_judges_drops_by_either_definition():
@@ -230,15 +239,6 @@ def test_the_classical_convention_judges_drops_by_either_definition():
         r = tsume.verify(sfen, hash_mb=16, solution="L*1d", **kwargs)
         assert r.main_line == answer, kwargs
         assert r.solution_is_answer is (answer == ["L*1d"]), kwargs
-    [longer] = [f for f in classical.findings if f.kind == "longer-side-line"]
-    assert (longer.japanese, longer.ply, longer.length, longer.main_length, longer.longer_by) == \
-        ("変長", 12, 4, 2, "every-looser-rule")
-    with pytest.raises(tsume.ParseError, match=r"unknown convention `edo` \(expected modern, classical\)"):
-        tsume.verify(MATE1, convention="edo")
-    with pytest.raises(tsume.ParseError, match=r"solution move 2 \(`5a5b`\)"):
-        tsume.verify(MATE1, solution="G*5b 5a5b")
-    with pytest.raises(tsume.ParseError, match="odd and positive"):
-        tsume.verify(MATE1, length=2)
 
 
 def test_generate_is_the_cli_generator(cli_json):
