@@ -987,9 +987,9 @@ impl<'a> Search<'a> {
 /// so the search looks at other moves first.
 const SHALLOW_DISPROOF_PN: u32 = 4;
 
-/// The first proof number of a position mated in more plies than are
-/// left, before one more for every two plies too many (see
-/// [`within_remaining`]).
+/// Under tsume counting, the first proof number of a position mated in
+/// more plies than are left, before one more for every two plies too
+/// many (see [`within_remaining`]).
 const LONG_PROOF_PN: u32 = 2;
 
 /// The largest first proof number of a position mated in more plies than
@@ -1000,13 +1000,15 @@ const LONG_PROOF_MAX_PN: u32 = 16;
 /// that holds only for fewer plies, or (under a length bound) a mate
 /// longer than the plies left, is no final result here. Such a disproof
 /// still says the position is hard to mate: it starts with proof number
-/// [`SHALLOW_DISPROOF_PN`]. Such a mate starts with
-/// [`LONG_PROOF_PN`], and one more for every two plies it is too long
-/// (at most [`LONG_PROOF_MAX_PN`]): a mate a little shorter is often a
-/// detour away from the known one, a much shorter one seldom. Taken as 1,
-/// the known mate's line is followed to its end, where a shorter bound is
-/// hardest to settle, before any other move is tried; starting at 1, it
-/// still is on a line of a thousand plies (`docs/measurements.md`).
+/// [`SHALLOW_DISPROOF_PN`]. Such a mate starts with 1 (under tsume
+/// counting [`LONG_PROOF_PN`]), and one more for every two plies it is
+/// too long (at most [`LONG_PROOF_MAX_PN`]): a mate a little shorter is
+/// often a detour away from the known one, a much shorter one seldom.
+/// Taken as 1, the known mate's line is followed to its end, where a
+/// shorter bound is hardest to settle, before any other move is tried;
+/// starting at 1, the tsume bounds from above still followed a line of a
+/// thousand plies, where the plain searches' questions along a line (a
+/// budget each) need it followed (`docs/measurements.md`).
 fn within_remaining(mode: Mode, r: NodeResult, remaining: u32) -> NodeResult {
     // Without a length bound a proof of any length is final.
     let unsettled =
@@ -1015,7 +1017,12 @@ fn within_remaining(mode: Mode, r: NodeResult, remaining: u32) -> NodeResult {
         let pn = if r.dn == 0 {
             SHALLOW_DISPROOF_PN
         } else {
-            (LONG_PROOF_PN + u32::from(r.len).saturating_sub(remaining) / 2).min(LONG_PROOF_MAX_PN)
+            let first = if mode.counting.is_tsume() {
+                LONG_PROOF_PN
+            } else {
+                1
+            };
+            (first + u32::from(r.len).saturating_sub(remaining) / 2).min(LONG_PROOF_MAX_PN)
         };
         NodeResult::open(pn, 1, Hand::EMPTY)
     } else {
@@ -1030,7 +1037,7 @@ mod tests {
     #[test]
     fn a_mate_too_long_for_the_plies_left_starts_harder_the_longer_it_is() {
         let mode = Mode::within(Counting::Plain, 31);
-        let pn = |len, remaining| {
+        let pn_in = |mode, len, remaining| {
             let r = within_remaining(mode, NodeResult::proven(Hand::EMPTY, len), remaining);
             assert!(
                 r.pn != 0 && r.dn == 1,
@@ -1038,10 +1045,20 @@ mod tests {
             );
             r.pn
         };
+        let pn = |len, remaining| pn_in(mode, len, remaining);
         // Two plies too long: one detour to cut. Ten: five of them.
-        assert_eq!(pn(13, 11), 3);
-        assert_eq!(pn(21, 11), 7);
+        assert_eq!(pn(13, 11), 2);
+        assert_eq!(pn(21, 11), 6);
         assert_eq!(pn(211, 11), LONG_PROOF_MAX_PN);
+        // Under tsume counting one more: the bound just under the mate
+        // known must not follow its line first.
+        let tsume = Mode::within(
+            Counting::Tsume(crate::solver::interposition::UselessRule::default()),
+            31,
+        );
+        assert_eq!(pn_in(tsume, 13, 11), 3);
+        assert_eq!(pn_in(tsume, 21, 11), 7);
+        assert_eq!(pn_in(tsume, 211, 11), LONG_PROOF_MAX_PN);
         // Within the plies left the proof stands; without a bound any does.
         assert_eq!(
             within_remaining(mode, NodeResult::proven(Hand::EMPTY, 9), 11).pn,
