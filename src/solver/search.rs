@@ -1005,10 +1005,11 @@ const LONG_PROOF_MAX_PN: u32 = 16;
 /// too long (at most [`LONG_PROOF_MAX_PN`]): a mate a little shorter is
 /// often a detour away from the known one, a much shorter one seldom.
 /// Taken as 1, the known mate's line is followed to its end, where a
-/// shorter bound is hardest to settle, before any other move is tried;
-/// starting at 1, the tsume bounds from above still followed a line of a
-/// thousand plies, where the plain searches' questions along a line (a
-/// budget each) need it followed (`docs/measurements.md`).
+/// shorter bound is hardest to settle, before any other move is tried.
+/// Under tsume counting, starting at 1 left a bound just under the mate
+/// known open on a line of a thousand plies, its shorter mate off the
+/// line; the plain searches keep 1, as their questions along a line, a
+/// small budget each, need the line followed (`docs/measurements.md`).
 fn within_remaining(mode: Mode, r: NodeResult, remaining: u32) -> NodeResult {
     // Without a length bound a proof of any length is final.
     let unsettled =
