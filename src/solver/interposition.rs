@@ -443,10 +443,7 @@ impl UselessRule {
     /// [`checker_capture_horizon`]): then a position's bounded answer
     /// depends on whether it is searched inside a test or a drop's base.
     pub(crate) fn horizon_depends_on_nesting(self) -> bool {
-        matches!(
-            self,
-            UselessRule::PieceUnused | UselessRule::CheckerCaptures | UselessRule::WithinOrChecker
-        )
+        self == UselessRule::PieceUnused || self.judges_checker_captures()
     }
 }
 
