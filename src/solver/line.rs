@@ -55,7 +55,14 @@ const TABLE_WALK_STEPS: u64 = 200_000;
 pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> Option<Vec<Move>> {
     let proven_len = search
         .probe(PLAIN, root)
-        .map_or(MAX_LINE, |p| p.len as u32)
+        // An open entry's length field is not a length (see `tt::left_with`).
+        .map_or(MAX_LINE, |p| {
+            if p.pn != 0 && p.dn != 0 {
+                0
+            } else {
+                p.len as u32
+            }
+        })
         .clamp(1, MAX_LINE);
     if shortest && let Some(line) = shortest_by_bounded_search(search, root, proven_len) {
         return Some(line);

@@ -23,7 +23,7 @@ use super::node::{
 };
 use super::parallel::{Crew, Job, NODE_STEP, RECRUIT_STEP};
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
-use super::tt::{INF, Probe, Table, settles_within};
+use super::tt::{INF, Probe, Table, left_with, settles_within};
 
 /// The search recurses once per ply. When less than this much stack is
 /// left, the next levels run on a fresh segment of `STACK_SEGMENT` bytes,
@@ -321,7 +321,10 @@ impl<'a> Search<'a> {
                                 && !o.settles_within(remaining)
                                 && p.len as u32 <= remaining
                         } else {
-                            true
+                            // Over this namespace's open entry left with
+                            // as many plies left, only a proof that
+                            // settles them.
+                            p.len as u32 <= remaining || !left_with(o.len, remaining)
                         }
                     });
                 if better_proof || (p.dn == 0 && p.len == DEPTH_ANY) {
@@ -694,7 +697,17 @@ impl<'a> Search<'a> {
                 let r = NodeResult::open(pn, dn, Hand::EMPTY);
                 let best = select(&node.children, or_node).0;
                 let work = self.nodes - start_nodes + 1;
-                self.store(mode.counting, pos, &r, Some(node.children[best].mv), work);
+                let kept = NodeResult {
+                    len: open_tag(mode, ply),
+                    ..r
+                };
+                self.store(
+                    mode.counting,
+                    pos,
+                    &kept,
+                    Some(node.children[best].mv),
+                    work,
+                );
                 self.spare.push(node);
                 return r;
             }
@@ -996,6 +1009,18 @@ const LONG_PROOF_PN: u32 = 2;
 /// are left (see [`within_remaining`]).
 const LONG_PROOF_MAX_PN: u32 = 16;
 
+/// The length field of an open entry left by a search under `mode` at
+/// `ply`: the plies it had left, plus one (0 without a bound; see
+/// [`left_with`]).
+#[inline]
+fn open_tag(mode: Mode, ply: u32) -> u16 {
+    if mode.bounded {
+        (mode.remaining(ply) + 1).min(DEPTH_ANY as u32 - 1) as u16
+    } else {
+        0
+    }
+}
+
 /// `r` as it holds with `remaining` plies left under `mode`: a disproof
 /// that holds only for fewer plies, or (under a length bound) a mate
 /// longer than the plies left, is no final result here. Such a disproof
@@ -1073,5 +1098,59 @@ mod tests {
         // A disproof for fewer plies than are left, as before.
         let shallow = within_remaining(mode, NodeResult::disproven(Hand::EMPTY, 9, false), 11);
         assert_eq!((shallow.pn, shallow.dn), (SHALLOW_DISPROOF_PN, 1));
+    }
+
+    /// A plain proof too long for the plies left does not hide what a
+    /// tsume search under the bound left in its own namespace: read for
+    /// the proof, the position would start over from the proof's first
+    /// numbers each time it is entered (a bound of 橋本587 visited a few
+    /// thousand positions tens of millions of times that way).
+    #[test]
+    fn a_plain_proof_too_long_does_not_hide_the_tsume_search_under_a_bound() {
+        use crate::solver::interposition::UselessRule;
+        let pos: Position = "4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1".parse().unwrap();
+        let mut solver = crate::solver::Solver::new(1);
+        let salt = crate::solver::out_of_play_salt(&pos);
+        let search = solver.search(Color::Black, salt, 1000, None);
+        let hand = search.attacker_hand(&pos);
+        let tsume = Counting::Tsume(UselessRule::default());
+        let numbers = |p: Option<Probe>| p.map(|p| (p.pn, p.dn, p.len));
+        search.table.store(
+            pos.board_key() ^ Counting::Plain.salt(salt),
+            hand,
+            NodeResult::proven(hand, 13).record(None),
+            100,
+        );
+        // Nothing in the tsume namespace: the plain proof, for its line.
+        assert_eq!(
+            numbers(search.probe_within(tsume, &pos, 11)),
+            Some((0, INF, 13))
+        );
+        // Left open by a search with 11 plies left (see `open_tag`).
+        let mode = Mode::within(tsume, 11);
+        let left = NodeResult {
+            len: open_tag(mode, 0),
+            ..NodeResult::open(3, 7, hand)
+        };
+        search.table.store(
+            pos.board_key() ^ tsume.salt(salt),
+            hand,
+            left.record(None),
+            100,
+        );
+        assert_eq!(
+            numbers(search.probe_within(tsume, &pos, 11)),
+            Some((3, 7, 12))
+        );
+        // With other plies left, the plain proof's estimate, as before.
+        assert_eq!(
+            numbers(search.probe_within(tsume, &pos, 9)),
+            Some((0, INF, 13))
+        );
+        // With the plies for it the plain proof settles the question.
+        assert_eq!(
+            numbers(search.probe_within(tsume, &pos, 13)),
+            Some((0, INF, 13))
+        );
     }
 }

@@ -56,11 +56,21 @@ const CLUSTER: usize = 8;
 /// million entries, more than a search of a million nodes fills).
 pub const INITIAL_BYTES: usize = 16 << 20;
 
+/// Whether an open entry's length field says it was left by a search
+/// with `remaining` plies left: an open entry's length is the plies its
+/// search had left plus one, 0 without a bound (see
+/// [`Table::probe_within`]).
+#[inline(always)]
+pub(crate) fn left_with(len: u16, remaining: u32) -> bool {
+    remaining < u32::MAX && len as u32 == remaining + 1
+}
+
 /// One entry, packed:
 /// - word 0: board key;
 /// - word 1: attacker hand (low half), proof number (high half);
 /// - word 2: disproof number (low half), work (bits 32..48), mate length
-///   (bits 48..64);
+///   (bits 48..64; in an open entry the plies its search had left, see
+///   [`left_with`]);
 /// - word 3: move (bits 0..16), generation (bits 16..24), bit 24 set on a
 ///   disproof that holds under tsume counting too (see
 ///   [`Probe::drop_free`]), and a checksum of the entry (bits 32..64, see
@@ -557,8 +567,9 @@ impl Table {
 
     /// Like [`probe`](Self::probe), for a search with `remaining` plies
     /// left: the result that settles it ([`settles_within`]), a proof within
-    /// them first, then a disproof that holds for as many; else as `probe`:
-    /// the shortest proof, the deepest disproof, the open entry.
+    /// them first, then a disproof that holds for as many; then the open
+    /// entry a search left with as many plies left ([`left_with`]); else as
+    /// `probe`: the shortest proof, the deepest disproof, the open entry.
     #[inline]
     pub fn probe_within(&self, key: u64, hand: Hand, remaining: u32) -> Option<Probe> {
         let mut exact = None;
@@ -584,7 +595,7 @@ impl Table {
                     disproof = Some(*e);
                 }
             } else if h == hand {
-                exact = Some(probe_of(e));
+                exact = Some(*e);
             }
         }
         if let Some(p) = proof
@@ -597,7 +608,18 @@ impl Table {
         {
             return Some(probe_of(&d));
         }
-        proof.or(disproof).map(|e| probe_of(&e)).or(exact)
+        // Neither settles the plies left. An open entry beside them was
+        // stored after them (a final result removes the open entry of its
+        // hand), by a search that found the proof too long or the disproof
+        // too short for its plies left and went on. With as many plies left
+        // its numbers answer this very question; the final result's first
+        // numbers would start it over at each visit.
+        if let Some(e) = exact
+            && left_with(len_of(&e), remaining)
+        {
+            return Some(probe_of(&e));
+        }
+        proof.or(disproof).or(exact).map(|e| probe_of(&e))
     }
 
     /// A disproof of board `key` for attacker hand `hand` that holds for
@@ -770,6 +792,34 @@ mod tests {
         t.store(key, h, rec(INF, 0, 7), 100);
         assert_eq!(len(t.probe_within(key, h, 7)), Some((false, 7)));
         assert_eq!(len(t.probe_within(key, h, 9)), Some((true, 9)));
+    }
+
+    #[test]
+    fn an_open_entry_left_with_the_plies_left_is_read_before_a_proof_too_long() {
+        // Mated within 13; a search with 11 plies left found the proof too
+        // long and stopped with its own numbers (its length field: 11 + 1).
+        let t = Table::new(1);
+        let key = 0x5eed_0f0b_e11e_0001;
+        let h = hand(&[PieceKind::Silver]);
+        t.store(key, h, rec(0, INF, 13), 100);
+        t.store(key, h, rec(3, 7, 12), 100);
+        let numbers = |p: Option<Probe>| p.map(|p| (p.pn, p.dn, p.len));
+        assert_eq!(numbers(t.probe_within(key, h, 11)), Some((3, 7, 12)));
+        // With other plies left, or with no bound, the proof.
+        assert_eq!(numbers(t.probe_within(key, h, 9)), Some((0, INF, 13)));
+        assert_eq!(numbers(t.probe_within(key, h, 13)), Some((0, INF, 13)));
+        assert_eq!(numbers(t.probe(key, h)), Some((0, INF, 13)));
+        // The same beside a disproof too short: not mated within 5, left
+        // open with 9 plies left.
+        let key = key ^ 0x100;
+        t.store(key, h, rec(INF, 0, 5), 100);
+        t.store(key, h, rec(4, 2, 10), 100);
+        assert_eq!(numbers(t.probe_within(key, h, 9)), Some((4, 2, 10)));
+        assert_eq!(numbers(t.probe_within(key, h, 7)), Some((INF, 0, 5)));
+        assert_eq!(numbers(t.probe_within(key, h, 5)), Some((INF, 0, 5)));
+        // A final result stored later removes the open entry.
+        t.store(key, h, rec(INF, 0, 9), 100);
+        assert_eq!(numbers(t.probe_within(key, h, 9)), Some((INF, 0, 9)));
     }
 
     /// Stores an open entry for each key of `keys` (keys below 2^29 fill
