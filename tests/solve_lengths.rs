@@ -357,6 +357,30 @@ fn many_middling_bounds_below_turn_the_search_round() {
     assert_proven_answer("075", 3_000_000, 225);
 }
 
+/// 橋本587手詰 (`problems/famous_long.tsv`): 587 plies, as published.
+/// Under "mated within 589" a few thousand positions along the known line,
+/// each with a mate two plies too long for the plies left, were entered
+/// tens of millions of times: each time the table gave the proof's first
+/// numbers, not what the search had left there under the same bound, so
+/// each visit started over and returned at once (392M nodes, 11.7M of them
+/// new, and the answer not exact after 400 s). Read from the open entry
+/// left with as many plies left, the whole answer takes about 9M nodes.
+#[test]
+fn a_bound_under_a_long_mate_goes_on_from_where_it_left_each_position() {
+    let row = problems("famous_long.tsv")
+        .into_iter()
+        .find(|r| r.name.starts_with("橋本587"))
+        .expect("橋本587 in problems/famous_long.tsv");
+    let pos: Position = row.sfen.parse().unwrap();
+    let r = solve_within(&mut Solver::new(256), &pos, 15_000_000);
+    let Outcome::Mate { moves } = &r.outcome else {
+        panic!("橋本587: {:?}", r.outcome)
+    };
+    assert!(r.exact, "not proven within {} nodes", r.nodes);
+    assert_eq!(moves.len(), 587);
+    assert!(is_tsume_line(&pos, moves, pos.side_to_move()));
+}
+
 /// Asserts that 将棋無双 problem `number` is proven within `nodes` nodes
 /// (see [`solve_musou`]) to have a tsume answer of `plies` plies, and that
 /// its line is a tsume line.
