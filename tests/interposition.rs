@@ -405,7 +405,8 @@ fn by_the_within_or_checker_rule_a_drop_beyond_the_horizon_of_definition_1_is_us
 /// aside no mate follows (within the rule's 16 plies), so the drop counts
 /// and the answer is the 7 plies of counting every interposition, where
 /// the looser `piece-unused` (any capture, the piece unused) gives 3. (The
-/// exhaustive search cannot decide this one in reasonable time.)
+/// exhaustive search cannot decide this one in reasonable time.) Other
+/// 7-ply lines start with the bishop: the drop is asked after L*2e.
 #[test]
 fn by_the_checker_captures_rule_only_the_checker_takes() {
     use tsume::solver::exhaustive::{tsume_mated_within_by, tsume_mates_within_by};
@@ -428,9 +429,19 @@ fn by_the_checker_captures_rule_only_the_checker_takes() {
         tsume_mated_within_by(&after, 0, rule, 1_000_000),
         Some(true)
     );
-    let (_, line) = solve("9/9/7kB/9/5l3/5+BL2/9/9/9 b L2r4g4s4nl18p 1");
+    let (pos, line) = solve("9/9/7kB/9/5l3/5+BL2/9/9/9 b L2r4g4s4nl18p 1");
     assert_eq!(line.len(), 7, "{line:?}");
-    assert_eq!(line[1], "L*2d", "{line:?}");
+    // Other 7-ply mates start otherwise; after L*2e the drop on 2d is the
+    // longest defence, 6 plies more, where a useless one would leave 2.
+    let after = pos.after(pos.parse_move("L*2e").unwrap());
+    let defending = limits.defender_to_move(true);
+    let r = Solver::new(64).solve(&after, &defending).unwrap();
+    let Outcome::Mate { moves } = r.outcome else {
+        panic!("after L*2e: {:?}", r.outcome);
+    };
+    assert!(r.exact);
+    assert_eq!(moves.len(), 6, "{moves:?}");
+    assert_eq!(moves[0].to_string(), "L*2d", "{moves:?}");
 }
 
 /// By `UselessRule::CheckerCaptures` a drop's test looks 16 plies ahead in
