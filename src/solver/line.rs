@@ -46,16 +46,12 @@ struct Walker<'s, 'a> {
 /// line, small next to a search.
 const TABLE_WALK_STEPS: u64 = 200_000;
 
-/// The mating line from `root`, proven in `search`'s table; `None` when a
-/// limit stopped the re-search of a lost entry.
-///
-/// Short budgets are tried first over the table alone (cheap, and they find
-/// short lines the search proved on the side); the last try uses the
-/// length the root was proven with, and searches again where needed.
-pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> Option<Vec<Move>> {
-    let proven_len = search
+/// The length the table gives `root` to read its line within (1 when its
+/// entry is open: an open entry's length field is no length, see
+/// `tt::open_len`).
+fn proven_len(search: &Search, root: &Position) -> u32 {
+    search
         .probe(PLAIN, root)
-        // An open entry's length field is not a length (see `tt::left_with`).
         .map_or(MAX_LINE, |p| {
             if p.pn != 0 && p.dn != 0 {
                 0
@@ -63,7 +59,17 @@ pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> O
                 p.len as u32
             }
         })
-        .clamp(1, MAX_LINE);
+        .clamp(1, MAX_LINE)
+}
+
+/// The mating line from `root`, proven in `search`'s table; `None` when a
+/// limit stopped the re-search of a lost entry.
+///
+/// Short budgets are tried first over the table alone (cheap, and they find
+/// short lines the search proved on the side); the last try uses the
+/// length the root was proven with, and searches again where needed.
+pub(crate) fn extract(search: &mut Search, root: &Position, shortest: bool) -> Option<Vec<Move>> {
+    let proven_len = proven_len(search, root);
     if shortest && let Some(line) = shortest_by_bounded_search(search, root, proven_len) {
         return Some(line);
     }
@@ -395,5 +401,41 @@ impl<'s, 'a> Walker<'s, 'a> {
         };
         pos.undo_move(m, undo);
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Color, Hand};
+    use crate::solver::node::NodeResult;
+    use crate::solver::tt::open_len;
+
+    /// An open root entry left under a bound holds the plies its search
+    /// had left in its length field: that is no length to read the line
+    /// within, which starts at 1 as for any open entry.
+    #[test]
+    fn an_open_root_entry_gives_no_length_to_read_the_line_within() {
+        let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+            .parse()
+            .unwrap();
+        let mut solver = crate::solver::Solver::new(1);
+        let salt = crate::solver::out_of_play_salt(&pos);
+        let search = solver.search(Color::Black, salt, 1000, None);
+        let hand = search.attacker_hand(&pos);
+        let left = NodeResult {
+            len: open_len(11),
+            ..NodeResult::open(3, 7, hand)
+        };
+        let key = pos.board_key() ^ PLAIN.salt(salt);
+        search.table.store(key, hand, left.record(None), 100);
+        assert_eq!(proven_len(&search, &pos), 1);
+        search.table.store(
+            key,
+            Hand::EMPTY,
+            NodeResult::proven(Hand::EMPTY, 13).record(None),
+            100,
+        );
+        assert_eq!(proven_len(&search, &pos), 13);
     }
 }

@@ -23,7 +23,7 @@ use super::node::{
 };
 use super::parallel::{Crew, Job, NODE_STEP, RECRUIT_STEP};
 use super::repetition::{NO_LOOP, PathResult, Repetitions, WHOLE_PATH, extend_path};
-use super::tt::{INF, Probe, Table, left_with, settles_within};
+use super::tt::{INF, Probe, Table, left_with, open_len, settles_within};
 
 /// The search recurses once per ply. When less than this much stack is
 /// left, the next levels run on a fresh segment of `STACK_SEGMENT` bytes,
@@ -1010,12 +1010,11 @@ const LONG_PROOF_PN: u32 = 2;
 const LONG_PROOF_MAX_PN: u32 = 16;
 
 /// The length field of an open entry left by a search under `mode` at
-/// `ply`: the plies it had left, plus one (0 without a bound; see
-/// [`left_with`]).
+/// `ply` ([`open_len`]; 0 without a bound).
 #[inline]
 fn open_tag(mode: Mode, ply: u32) -> u16 {
     if mode.bounded {
-        (mode.remaining(ply) + 1).min(DEPTH_ANY as u32 - 1) as u16
+        open_len(mode.remaining(ply))
     } else {
         0
     }

@@ -56,10 +56,16 @@ const CLUSTER: usize = 8;
 /// million entries, more than a search of a million nodes fills).
 pub const INITIAL_BYTES: usize = 16 << 20;
 
-/// Whether an open entry's length field says it was left by a search
-/// with `remaining` plies left: an open entry's length is the plies its
-/// search had left plus one, 0 without a bound (see
+/// The length field of an open entry left by a search with `remaining`
+/// plies left: that plus one (0 is kept for a search without a bound; see
 /// [`Table::probe_within`]).
+#[inline(always)]
+pub(crate) fn open_len(remaining: u32) -> u16 {
+    remaining.saturating_add(1).min(u16::MAX as u32 - 1) as u16
+}
+
+/// Whether an open entry's length field says it was left by a search
+/// with `remaining` plies left ([`open_len`]).
 #[inline(always)]
 pub(crate) fn left_with(len: u16, remaining: u32) -> bool {
     remaining < u32::MAX && len as u32 == remaining + 1
