@@ -9,7 +9,9 @@
 //! its own (its own path and path results), until it solves it or the
 //! main thread withdraws the job. A helper never answers anything: what it
 //! finds goes to the table, where the main thread reads it as it comes
-//! back down its own tree. The helpers look at the children of each node
+//! back down its own tree; and every [`RECRUIT_STEP`] nodes the main thread
+//! looks its posted root up, so that a root a helper solved ends the root
+//! search at once. The helpers look at the children of each node
 //! in an order of their own, so they spread over the tree instead of
 //! repeating the main thread's steps.
 //!

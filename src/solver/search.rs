@@ -90,11 +90,30 @@ pub(crate) struct Search<'a> {
     /// On the main thread, whether a root search is posted to the crew
     /// now (the searches nested in it are not posted again).
     pub posted: bool,
+    /// The root search posted, while it runs (see [`Posted`]).
+    watch: Option<Posted>,
+    /// Set while the main thread unwinds to the posted root, found solved
+    /// in the table (see [`root_mid`](Self::root_mid)).
+    unwinding: bool,
     /// Nodes done with, whose vectors new nodes reuse.
     spare: Vec<Node>,
     /// On the main thread of a search that may take spare cores: takes
     /// one for a helper, when there is one (see [`super::parallel`]).
     pub recruit: Option<&'a dyn Fn()>,
+}
+
+/// The root search the main thread posted to its helpers: its namespace,
+/// board key, attacker hand and plies left, by which the main thread looks
+/// it up now and then. A helper that solves it stores it in the table and
+/// stops; the main thread, deep in a subtree of its own, would otherwise
+/// go on alone until that subtree's numbers reach its thresholds (a
+/// first proof of musou-067 went on for minutes with seven helpers idle).
+#[derive(Clone, Copy, Debug)]
+struct Posted {
+    mode: Mode,
+    board_key: u64,
+    hand: Hand,
+    remaining: u32,
 }
 
 /// The limits a node budget replaced (see [`Search::cap_nodes`]).
@@ -147,6 +166,8 @@ impl<'a> Search<'a> {
             helper: 0,
             reported: 0,
             posted: false,
+            watch: None,
+            unwinding: false,
             spare: Vec::new(),
             recruit: None,
         }
@@ -191,6 +212,12 @@ impl<'a> Search<'a> {
                 && self.crew.is_some()
                 && self.nodes & (RECRUIT_STEP - 1) == 0
             {
+                if self.posted_root_solved() {
+                    // Back to the root, which reads it (not a limit).
+                    self.aborted = Some(Limit::Stopped);
+                    self.unwinding = true;
+                    return;
+                }
                 // A shared table grows as the main thread sees it fill.
                 let (stop, deadline) = (self.stop, self.deadline);
                 self.table.grow_if_seen_half_full(|| {
@@ -372,12 +399,45 @@ impl<'a> Search<'a> {
             }));
             self.posted = true;
         }
-        let r = self.mid(at.mode, pos, at.path, INF, INF, at.ply);
+        if post {
+            self.watch = Some(Posted {
+                mode: at.mode,
+                board_key: pos.board_key(),
+                hand: self.attacker_hand(pos),
+                remaining: at.remaining(),
+            });
+        }
+        let r = loop {
+            let r = self.mid(at.mode, pos, at.path, INF, INF, at.ply);
+            if !(post && self.unwinding) {
+                break r;
+            }
+            // Solved in the table by a helper (or on this thread's way).
+            self.unwinding = false;
+            self.aborted = None;
+            if let Some(solved) = self.posted_root_result() {
+                break solved;
+            }
+        };
         if let (true, Some(crew)) = (post, self.crew) {
             crew.withdraw();
             self.posted = false;
+            self.watch = None;
         }
         r
+    }
+
+    /// What the table settles of the root search posted, if anything.
+    fn posted_root_result(&self) -> Option<NodeResult> {
+        let w = self.watch?;
+        let p = self.probe_keyed(w.mode.counting, w.board_key, w.hand, w.remaining)?;
+        let r = Self::usable(w.mode, &p, w.remaining);
+        (r.pn == 0 || r.dn == 0).then_some(r)
+    }
+
+    /// Whether the root search posted is solved in the table.
+    fn posted_root_solved(&self) -> bool {
+        self.posted_root_result().is_some()
     }
 
     /// Caps the nodes at `budget` more (within the caller's own limits);
@@ -1097,6 +1157,40 @@ mod tests {
         // A disproof for fewer plies than are left, as before.
         let shallow = within_remaining(mode, NodeResult::disproven(Hand::EMPTY, 9, false), 11);
         assert_eq!((shallow.pn, shallow.dn), (SHALLOW_DISPROOF_PN, 1));
+    }
+
+    /// The main thread of a crew goes back to its posted root once the
+    /// table says it is solved (a helper's result), instead of searching
+    /// on alone in a subtree of its own: here, a position whose disproof
+    /// takes about a million nodes, with its disproof already stored.
+    #[test]
+    fn the_main_thread_stops_once_its_posted_root_is_solved_in_the_table() {
+        let mut pos: Position = "4R3n/6G2/8k/9/8N/9/9/9/9 b GSPr2b2g3s2n4l17p 1"
+            .parse()
+            .unwrap();
+        let crew = Crew::new(u64::MAX);
+        let mut solver = crate::solver::Solver::new(64);
+        let salt = crate::solver::out_of_play_salt(&pos);
+        let mut search = solver.search(Color::Black, salt, 4_000_000, None);
+        search.crew = Some(&crew);
+        let hand = search.attacker_hand(&pos);
+        search.table.store(
+            pos.board_key() ^ Counting::Plain.salt(salt),
+            hand,
+            NodeResult::disproven(hand, DEPTH_ANY, false).record(None),
+            1 << 20,
+        );
+        search.reps.clear();
+        search.reps.push(pos.board_key(), hand);
+        let at = At {
+            mode: Mode::unbounded(Counting::Plain),
+            path: pos.key(),
+            ply: 0,
+        };
+        let r = search.root_mid(&mut pos, at);
+        assert_eq!((r.dn, r.len), (0, DEPTH_ANY));
+        assert!(search.aborted.is_none(), "{:?}", search.aborted);
+        assert!(search.nodes <= 2 * RECRUIT_STEP, "{} nodes", search.nodes);
     }
 
     /// A plain proof too long for the plies left does not hide what a
