@@ -87,11 +87,9 @@ pub(crate) struct Search<'a> {
     pub helper: u64,
     /// A helper's nodes already added to the crew's count.
     pub reported: u64,
-    /// On the main thread, whether a root search is posted to the crew
-    /// now (the searches nested in it are not posted again).
-    pub posted: bool,
-    /// The root search posted, while it runs (see [`Posted`]).
-    watch: Option<Posted>,
+    /// On the main thread, the root search posted to the crew now, if any
+    /// (the searches nested in it are not posted again; see [`Posted`]).
+    posted: Option<Posted>,
     /// Set while the main thread unwinds to the posted root, found solved
     /// in the table (see [`root_mid`](Self::root_mid)).
     unwinding: bool,
@@ -165,8 +163,7 @@ impl<'a> Search<'a> {
             crew: None,
             helper: 0,
             reported: 0,
-            posted: false,
-            watch: None,
+            posted: None,
             unwinding: false,
             spare: Vec::new(),
             recruit: None,
@@ -212,7 +209,7 @@ impl<'a> Search<'a> {
                 && self.crew.is_some()
                 && self.nodes & (RECRUIT_STEP - 1) == 0
             {
-                if self.posted_root_solved() {
+                if self.posted_root_result().is_some() {
                     // Back to the root, which reads it (not a limit).
                     self.aborted = Some(Limit::Stopped);
                     self.unwinding = true;
@@ -385,7 +382,7 @@ impl<'a> Search<'a> {
     /// to the helpers while it runs, when there are and no other root
     /// search is posted by this one.
     pub(crate) fn root_mid(&mut self, pos: &mut Position, at: At) -> NodeResult {
-        let post = self.helper == 0 && !self.posted && self.crew.is_some();
+        let post = self.helper == 0 && self.posted.is_none() && self.crew.is_some();
         if let (true, Some(crew)) = (post, self.crew) {
             crew.post(std::sync::Arc::new(Job {
                 mode: at.mode,
@@ -397,10 +394,7 @@ impl<'a> Search<'a> {
                 base_salt: self.base_salt,
                 stop: AtomicBool::new(false),
             }));
-            self.posted = true;
-        }
-        if post {
-            self.watch = Some(Posted {
+            self.posted = Some(Posted {
                 mode: at.mode,
                 board_key: pos.board_key(),
                 hand: self.attacker_hand(pos),
@@ -421,23 +415,17 @@ impl<'a> Search<'a> {
         };
         if let (true, Some(crew)) = (post, self.crew) {
             crew.withdraw();
-            self.posted = false;
-            self.watch = None;
+            self.posted = None;
         }
         r
     }
 
     /// What the table settles of the root search posted, if anything.
     fn posted_root_result(&self) -> Option<NodeResult> {
-        let w = self.watch?;
+        let w = self.posted?;
         let p = self.probe_keyed(w.mode.counting, w.board_key, w.hand, w.remaining)?;
         let r = Self::usable(w.mode, &p, w.remaining);
         (r.pn == 0 || r.dn == 0).then_some(r)
-    }
-
-    /// Whether the root search posted is solved in the table.
-    fn posted_root_solved(&self) -> bool {
-        self.posted_root_result().is_some()
     }
 
     /// Caps the nodes at `budget` more (within the caller's own limits);
@@ -452,7 +440,7 @@ impl<'a> Search<'a> {
             nodes: self.node_limit,
             work: self.work_limit,
         };
-        if self.crew.is_some_and(Crew::has_helpers) && self.helper == 0 && !self.posted {
+        if self.crew.is_some_and(Crew::has_helpers) && self.helper == 0 && self.posted.is_none() {
             self.work_limit = cap.work.min(self.total_nodes().saturating_add(budget));
         } else {
             self.node_limit = cap.nodes.min(self.nodes.saturating_add(budget));
