@@ -4,7 +4,9 @@
 //! reader walks down with a budget of plies: at the attacker's turn it
 //! follows a proven check whose mate fits in the budget less one (shortest
 //! known first); at the defender's turn every evasion must fit, and it
-//! follows the longest. The budget shrinks by one each ply, so the line
+//! follows the longest (where the table lost what is under the longest, no
+//! shorter one stands in for it: the line would show the defender giving up
+//! early). The budget shrinks by one each ply, so the line
 //! ends even when later searches replaced entries with others. Where the
 //! table lost an entry, or holds one that does not fit, that position is
 //! searched again with lines cut at the budget. A move back into a position
@@ -323,10 +325,19 @@ impl<'s, 'a> Walker<'s, 'a> {
             };
             candidates.push((len, m));
         }
+        // Where the longest claim cannot be walked (the table lost or
+        // replaced entries under it), a shorter evasion would still end in
+        // mate but would show the defender giving up early: another evasion
+        // is taken only if its line lasts as long as the claim that failed.
         candidates.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
-        for (_, m) in candidates {
-            if let Some(v) = self.child_value(pos, m, path_hash, budget - 1) {
-                return Some((v + 1, Some(m)));
+        let mut floor = 0;
+        for (len, m) in candidates {
+            if u32::from(len) < floor {
+                break;
+            }
+            match self.child_value(pos, m, path_hash, budget - 1) {
+                Some(v) if v >= floor => return Some((v + 1, Some(m))),
+                _ => floor = floor.max(u32::from(len)),
             }
         }
         None
@@ -410,6 +421,81 @@ mod tests {
     use crate::core::{Color, Hand};
     use crate::solver::node::NodeResult;
     use crate::solver::tt::open_len;
+
+    /// Where the table lost the entries under the defence that lasts
+    /// longest, the walk over the table alone must not fall back on a
+    /// shorter defence (a mate still, but one that shows the defender
+    /// giving up early and gives the wrong length); the walk that searches
+    /// again reads the long defence.
+    #[test]
+    fn a_lost_long_defence_is_not_replaced_by_a_shorter_one() {
+        use crate::solver::search::At;
+        let root: Position = "9/9/9/1+P1+B5/1p2S4/+pn7/1k2G4/s8/+l1L+p1+B3 b 3G2r2s3n2l14p 1"
+            .parse()
+            .unwrap();
+        let mut solver = crate::solver::Solver::new(16);
+        let salt = crate::solver::out_of_play_salt(&root);
+        let mut search = solver.search(Color::Black, salt, 10_000_000, None);
+        let mut pos = root.clone();
+        search.reps.clear();
+        search
+            .reps
+            .push(pos.board_key(), search.attacker_hand(&pos));
+        let at = At {
+            mode: Mode::unbounded(PLAIN),
+            path: pos.key(),
+            ply: 0,
+        };
+        assert_eq!(search.root_mid(&mut pos, at).pn, 0);
+        // The evasions of a defender to move, by the length the table
+        // proves them with, longest first.
+        let claims = |search: &Search, pos: &Position| {
+            let mut list = MoveList::new();
+            generate_evasions(pos, &mut list);
+            let mut claims: Vec<(u16, Move)> = list
+                .iter()
+                .map(|&m| {
+                    let probe = search.probe(PLAIN, &pos.after(m)).expect("evasion proven");
+                    assert_eq!(probe.pn, 0);
+                    (probe.len, m)
+                })
+                .collect();
+            claims.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
+            claims
+        };
+        // The first defender to move on the line whose evasions' claims
+        // differ.
+        let line = extract(&mut search, &root, false).unwrap();
+        let mut found = None;
+        for (i, &m) in line.iter().enumerate() {
+            if i % 2 == 1 {
+                let c = claims(&search, &pos);
+                if c.len() > 1 && c[1].0 < c[0].0 {
+                    found = Some(c[0]);
+                    break;
+                }
+            }
+            pos.do_move(m);
+        }
+        let (longest, long_move) = found.unwrap();
+        let budget = u32::from(longest) + 1;
+        let whole = Walker::new(&mut search, false).line(&pos, budget).unwrap();
+        assert_eq!(whole[0], long_move);
+        // Lose the positions the attacker's checks lead to after the long
+        // defence.
+        let after = pos.after(long_move);
+        let mut checks = MoveList::new();
+        generate_checks(&after, &mut checks);
+        for &m in checks.iter() {
+            search
+                .table
+                .forget(after.after(m).board_key() ^ PLAIN.salt(salt));
+        }
+        let walked = Walker::new(&mut search, false).line(&pos, budget);
+        assert_eq!(walked, None, "a shorter defence read instead");
+        let line = extract(&mut search, &pos, false).unwrap();
+        assert_eq!((line[0], line.len()), (long_move, whole.len()));
+    }
 
     /// An open root entry left under a bound holds the plies its search
     /// had left in its length field: that is no length to read the line

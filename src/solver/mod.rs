@@ -677,8 +677,9 @@ fn solve_with(
             }
             if options.tsume_answer && search.aborted.is_none() {
                 // The proof's length (its longest defence) bounds the
-                // answer; the first line read need not: it may follow a
-                // shorter defence.
+                // answer; the first line read need not: its attacker takes
+                // the shortest mates the table knows, which may be shorter
+                // or longer than the proof's.
                 let proof_len = search
                     .probe(Counting::Plain, pos)
                     .filter(|p| p.pn == 0)

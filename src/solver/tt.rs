@@ -648,6 +648,16 @@ impl Table {
             .map(|e| probe_of(&e))
     }
 
+    /// Forgets every entry of board `key`, as a replacement would.
+    #[cfg(test)]
+    pub(crate) fn forget(&self, key: u64) {
+        for s in &self.clusters[self.cluster(key)] {
+            if s[0].load(Relaxed) == key {
+                put(s, &[0; 4]);
+            }
+        }
+    }
+
     /// Stores what is known of board `key` with attacker hand `hand`.
     /// For a final result `hand` is the proof or disproof hand. The table
     /// does not grow here: the caller calls
