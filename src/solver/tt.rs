@@ -42,6 +42,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+use super::node::DEPTH_ANY;
 use crate::core::{Hand, Move};
 
 /// Proof and disproof numbers are capped here; `INF` marks a final value.
@@ -69,6 +70,18 @@ pub(crate) fn open_len(remaining: u32) -> u16 {
 #[inline(always)]
 pub(crate) fn left_with(len: u16, remaining: u32) -> bool {
     remaining < u32::MAX && len as u32 == remaining + 1
+}
+
+/// Whether a final result (proof and disproof numbers, length) settles
+/// the question of the open entry whose length field is `open` (see
+/// [`open_len`]; 0 for a search without a bound).
+#[inline(always)]
+fn settles_open(pn: u32, dn: u32, len: u16, open: u16) -> bool {
+    if open == 0 {
+        pn == 0 || len == DEPTH_ANY
+    } else {
+        settles_within(pn, dn, len, open as u32 - 1)
+    }
 }
 
 /// One entry, packed:
@@ -682,12 +695,19 @@ impl Table {
             let (epn, edn, eh) = (pn_of(e), dn_of(e), hand_of(e));
             let open = epn != 0 && edn != 0;
             let same = eh == hand && open;
-            // A final result makes the open entries it covers useless, and
-            // those of its kind that say less. A proof and a disproof both
-            // stay: under a length bound both hold, a mate within so many
-            // plies and none within fewer.
-            let covered = (pn == 0 && open && eh.dominates(hand))
-                || (dn == 0 && open && hand.dominates(eh))
+            // A final result replaces the open entry of its hand (with
+            // other plies left its first numbers are read: see
+            // `probe_within`), and makes useless the open entries of other
+            // hands it covers and settles, and those of its kind that say
+            // less. The open entry of another hand that it does not settle
+            // (left by a search under a bound with more plies left than
+            // the proof's length, or fewer than the disproof's) keeps that
+            // position's numbers. A proof and a disproof both stay: under a
+            // length bound both hold, a mate within so many plies and none
+            // within fewer.
+            let settled = || settles_open(pn, dn, len, len_of(e));
+            let covered = (pn == 0 && open && eh.dominates(hand) && settled())
+                || (dn == 0 && open && hand.dominates(eh) && settled())
                 || (pn == 0 && epn == 0 && eh.dominates(hand) && len_of(e) >= len)
                 || (dn == 0 && edn == 0 && hand.dominates(eh) && len_of(e) <= len);
             if same || covered {
@@ -836,6 +856,39 @@ mod tests {
         // A final result stored later removes the open entry.
         t.store(key, h, rec(INF, 0, 9), 100);
         assert_eq!(numbers(t.probe_within(key, h, 9)), Some((INF, 0, 9)));
+    }
+
+    #[test]
+    fn a_final_result_keeps_another_hands_open_entry_it_does_not_settle() {
+        let t = Table::new(1);
+        let key = 0x5eed_0f0b_e11e_0002;
+        let less = hand(&[PieceKind::Gold]);
+        let more = hand(&[PieceKind::Gold, PieceKind::Silver]);
+        let numbers = |p: Option<Probe>| p.map(|p| (p.pn, p.dn, p.len));
+        // With a gold and a silver in hand: left open with 11 plies left
+        // (its length field 12). Then with the gold alone: mated in 13,
+        // which covers the larger hand but not within its 11 plies.
+        t.store(key, more, rec(3, 7, 12), 100);
+        t.store(key, less, rec(0, INF, 13), 100);
+        assert_eq!(numbers(t.probe_within(key, more, 11)), Some((3, 7, 12)));
+        assert_eq!(numbers(t.probe_within(key, more, 13)), Some((0, INF, 13)));
+        // A proof within those plies settles it.
+        t.store(key, less, rec(0, INF, 11), 100);
+        assert_eq!(numbers(t.probe_within(key, more, 11)), Some((0, INF, 11)));
+        assert!(
+            (1..=11).all(|l| numbers(t.probe_within(key, more, l)) != Some((3, 7, 12))),
+            "the open entry was removed"
+        );
+        // With the gold alone: left open with 9 plies left. With both: not
+        // mated within 5, which covers the smaller hand, kept open; not
+        // mated within 9 settles it.
+        let key = key ^ 0x100;
+        t.store(key, less, rec(4, 2, 10), 100);
+        t.store(key, more, rec(INF, 0, 5), 100);
+        assert_eq!(numbers(t.probe_within(key, less, 9)), Some((4, 2, 10)));
+        t.store(key, more, rec(INF, 0, 9), 100);
+        assert_eq!(numbers(t.probe_within(key, less, 9)), Some((INF, 0, 9)));
+        assert_eq!(numbers(t.probe_within(key, less, 11)), Some((INF, 0, 9)));
     }
 
     /// Stores an open entry for each key of `keys` (keys below 2^29 fill
