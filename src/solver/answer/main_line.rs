@@ -107,6 +107,11 @@ impl TsumeSearch<'_, '_> {
         let mut list = MoveList::new();
         generate_evasions(pos, &mut list);
         let drops = self.counting.judged_drops(pos);
+        if self.choice == DefenceChoice::Longest
+            && let Some(line) = self.longest_line_read_in_turn(pos, &list, drops, len)?
+        {
+            return Some(line);
+        }
         let longest = match self.longest_defences(pos, &list, drops, len)? {
             Longest::Found(longest) => longest,
             Longest::NeedsExactLengths => self.longest_by_exact_lengths(pos, &list, drops, len)?,
@@ -125,6 +130,50 @@ impl TsumeSearch<'_, '_> {
             }
         }
         best
+    }
+
+    /// The main line from `pos` (the defender to move, mated in exactly
+    /// `len` plies) by [`DefenceChoice::Longest`], each defence tested as
+    /// [`longest_defences`](Self::longest_defences) does and its line read
+    /// at once when it lasts `len`, in the same order: the first line that
+    /// ends with an empty hand in `len` plies ends the reading, so the
+    /// defences after it are never tested (each that lasts costs a search
+    /// that proves no mate within `len - 3`). `Some(None)` when the line
+    /// needs the exact length of every defence (as for `longest_defences`);
+    /// `None` when a limit stopped a search.
+    fn longest_line_read_in_turn(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        len: u32,
+    ) -> Option<Option<Vec<Move>>> {
+        let mut best = None;
+        let mut based = false;
+        for &m in list.iter().filter(|&&m| !drops.contains(m)) {
+            if !self.lasts(pos, m, len)? {
+                continue;
+            }
+            based = true;
+            if self.settled(pos, m, len - 1, &mut best)? {
+                return Some(best);
+            }
+        }
+        if !based {
+            return Some(None);
+        }
+        for &m in list.iter().filter(|&&m| drops.contains(m)) {
+            if !self.drop_lasts(pos, m, len)? {
+                continue;
+            }
+            if !self.within_after(pos, m, len - 1)?.is_mated() {
+                return Some(None);
+            }
+            if self.settled(pos, m, len - 1, &mut best)? {
+                return Some(best);
+            }
+        }
+        Some(best)
     }
 
     /// The main line from `pos` (the defender to move) by
@@ -254,6 +303,10 @@ impl TsumeSearch<'_, '_> {
     /// are asked in turn under a budget that grows fourfold until one of
     /// them settles it or both are known. `None` when a limit stopped it.
     fn drop_lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
+        #[cfg(test)]
+        {
+            self.defences_tested += 1;
+        }
         let verdict = |lasts: Option<bool>, useless: Option<bool>| match (lasts, useless) {
             (Some(false), _) | (_, Some(true)) => Some(false),
             (Some(true), Some(false)) => Some(true),
@@ -283,6 +336,10 @@ impl TsumeSearch<'_, '_> {
     /// Whether the defence `m` at `pos` is not mated within `len - 3`
     /// plies after it (so it lasts `len` when `pos` is mated within `len`).
     fn lasts(&mut self, pos: &Position, m: Move, len: u32) -> Option<bool> {
+        #[cfg(test)]
+        {
+            self.defences_tested += 1;
+        }
         if len < 3 {
             return Some(true);
         }
@@ -520,4 +577,58 @@ pub(super) fn shortest_known_check(
             now.or_else(|| known(&child)).map(|l| (l, m))
         })
         .min_by_key(|&(l, _)| l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::TsumeSearch;
+    use crate::core::movegen::{MoveList, generate_evasions};
+    use crate::core::{Color, Position};
+    use crate::solver::Solver;
+    use crate::solver::interposition::UselessRule;
+    use crate::solver::is_tsume_line;
+    use crate::solver::mode::{Counting, Mode};
+
+    /// A mate in 5 (`tanuki_generated.tsv` row 860) whose defender, at some
+    /// node of the line, has evasions after the one the line follows: once
+    /// that one's line ends with an empty hand in as many plies as its
+    /// length, the evasions after it are not tested (each that lasts would
+    /// cost a search proving no mate within the plies left).
+    #[test]
+    fn the_main_line_tests_no_defence_after_one_whose_line_settles_it() {
+        let pos: Position = "9/5RG2/7kP/9/9/8S/9/9/9 b Nr2b3g3s3n4l17p 1"
+            .parse()
+            .unwrap();
+        let mut solver = Solver::new(16);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
+        let path = t.path_hash();
+        let r = t
+            .search
+            .search_root(Mode::unbounded(Counting::Plain), &mut pos.clone(), path);
+        assert_eq!(r.pn, 0, "mated");
+        let (len, exact, _) = t.shortest(&pos, r.len as u32, None);
+        assert!(exact);
+        assert_eq!(len, 5);
+        t.defences_tested = 0;
+        let line = t.main_line(&pos, len).expect("a line");
+        assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
+        assert_eq!(line.len(), 5);
+        // Every evasion at the defender's nodes of the line.
+        let mut p = pos.clone();
+        let mut evasions = 0;
+        for (i, &m) in line.iter().enumerate() {
+            if i % 2 == 1 {
+                let mut list = MoveList::new();
+                generate_evasions(&p, &mut list);
+                evasions += list.len() as u32;
+            }
+            p.do_move(m);
+        }
+        assert!(
+            t.defences_tested < evasions,
+            "{} defences tested of {evasions}",
+            t.defences_tested
+        );
+    }
 }

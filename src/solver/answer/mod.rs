@@ -78,6 +78,9 @@ pub(crate) struct TsumeSearch<'s, 'a> {
     /// descent), read from the table right after its proof (see
     /// [`TsumeSearch::line_cut_short`]).
     proven_line: Option<Vec<Move>>,
+    /// Defences tested for lasting on the main line (for the tests).
+    #[cfg(test)]
+    defences_tested: u32,
 }
 
 /// Equally long defences read in all, beyond the first at each node, when
@@ -115,6 +118,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             alternative_nodes_left: ALTERNATIVE_NODES,
             choice: DefenceChoice::Longest,
             proven_line: None,
+            #[cfg(test)]
+            defences_tested: 0,
         };
         t.enter(root);
         t
