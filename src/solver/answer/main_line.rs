@@ -19,6 +19,17 @@ use super::{TsumeSearch, final_hand};
 /// the line (see [`TsumeSearch::drop_lasts`]).
 const DROP_TEST_NODES: u64 = 10_000;
 
+/// How [`TsumeSearch::lasting_defences`] ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lasting {
+    /// Its taker stopped it.
+    Stopped,
+    /// Every defence that lasts was passed.
+    AllSeen,
+    /// The exact length of every defence is needed.
+    NeedsExactLengths,
+}
+
 /// What [`TsumeSearch::longest_defences`] found without the exact lengths
 /// of the shorter defences.
 enum Longest {
@@ -133,14 +144,14 @@ impl TsumeSearch<'_, '_> {
     }
 
     /// The main line from `pos` (the defender to move, mated in exactly
-    /// `len` plies) by [`DefenceChoice::Longest`], each defence tested as
-    /// [`longest_defences`](Self::longest_defences) does and its line read
-    /// at once when it lasts `len`, in the same order: the first line that
-    /// ends with an empty hand in `len` plies ends the reading, so the
+    /// `len` plies) by [`DefenceChoice::Longest`]: each defence's line is
+    /// read as soon as it is found to last `len`
+    /// ([`lasting_defences`](Self::lasting_defences)), and the first line
+    /// that ends with an empty hand in `len` plies ends the reading, so the
     /// defences after it are never tested (each that lasts costs a search
     /// that proves no mate within `len - 3`). `Some(None)` when the line
-    /// needs the exact length of every defence (as for `longest_defences`);
-    /// `None` when a limit stopped a search.
+    /// needs the exact length of every defence; `None` when a limit
+    /// stopped a search.
     fn longest_line_read_in_turn(
         &mut self,
         pos: &Position,
@@ -149,31 +160,14 @@ impl TsumeSearch<'_, '_> {
         len: u32,
     ) -> Option<Option<Vec<Move>>> {
         let mut best = None;
-        let mut based = false;
-        for &m in list.iter().filter(|&&m| !drops.contains(m)) {
-            if !self.lasts(pos, m, len)? {
-                continue;
-            }
-            based = true;
-            if self.settled(pos, m, len - 1, &mut best)? {
-                return Some(best);
-            }
-        }
-        if !based {
-            return Some(None);
-        }
-        for &m in list.iter().filter(|&&m| drops.contains(m)) {
-            if !self.drop_lasts(pos, m, len)? {
-                continue;
-            }
-            if !self.within_after(pos, m, len - 1)?.is_mated() {
-                return Some(None);
-            }
-            if self.settled(pos, m, len - 1, &mut best)? {
-                return Some(best);
-            }
-        }
-        Some(best)
+        let seen = self.lasting_defences(pos, list, drops, len, |t, m| {
+            t.settled(pos, m, len - 1, &mut best)
+        })?;
+        Some(if seen == Lasting::NeedsExactLengths {
+            None
+        } else {
+            best
+        })
     }
 
     /// The main line from `pos` (the defender to move) by
@@ -257,14 +251,9 @@ impl TsumeSearch<'_, '_> {
 
     /// The longest defences at `pos` (the defender to move, mated in
     /// exactly `len` plies), with their length, found without the exact
-    /// length of the shorter ones: a defence that counts lasts `len` plies
-    /// when the position after it is not mated within `len - 3`. When a
-    /// defence that always counts (not a drop between checker and king)
-    /// lasts `len`, that is the base the drops are judged against.
-    /// [`Longest::NeedsExactLengths`] when no such defence is found (`len`
-    /// is then not the exact length: a limit cut the root's search short),
-    /// or a drop that counts is not mated within `len - 1`; `None` when a
-    /// limit stopped a search.
+    /// length of the shorter ones (see
+    /// [`lasting_defences`](Self::lasting_defences)). `None` when a limit
+    /// stopped a search.
     fn longest_defences(
         &mut self,
         pos: &Position,
@@ -273,24 +262,60 @@ impl TsumeSearch<'_, '_> {
         len: u32,
     ) -> Option<Longest> {
         let mut longest = Vec::new();
+        let seen = self.lasting_defences(pos, list, drops, len, |_, m| {
+            longest.push((len, m));
+            Some(false)
+        })?;
+        Some(if seen == Lasting::NeedsExactLengths {
+            Longest::NeedsExactLengths
+        } else {
+            Longest::Found(longest)
+        })
+    }
+
+    /// Passes to `take`, in turn, each defence at `pos` (the defender to
+    /// move, mated in exactly `len` plies) that lasts `len`, until `take`
+    /// says to stop (`Some(true)`). A defence that counts lasts `len` plies
+    /// when the position after it is not mated within `len - 3`. The
+    /// defences that always count (no drop between checker and king) come
+    /// first: when one lasts, that is the base the drops are judged
+    /// against. [`Lasting::NeedsExactLengths`] when none does (`len` is
+    /// then not the exact length: a limit cut the root's search short), or
+    /// a drop that counts is not mated within `len - 1`; `None` when a
+    /// limit stopped a search (in `take` too).
+    fn lasting_defences(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        len: u32,
+        mut take: impl FnMut(&mut Self, Move) -> Option<bool>,
+    ) -> Option<Lasting> {
+        let mut based = false;
         for &m in list.iter().filter(|&&m| !drops.contains(m)) {
-            if self.lasts(pos, m, len)? {
-                longest.push((len, m));
+            if !self.lasts(pos, m, len)? {
+                continue;
+            }
+            based = true;
+            if take(self, m)? {
+                return Some(Lasting::Stopped);
             }
         }
-        if longest.is_empty() {
-            return Some(Longest::NeedsExactLengths);
+        if !based {
+            return Some(Lasting::NeedsExactLengths);
         }
         for &m in list.iter().filter(|&&m| drops.contains(m)) {
             if !self.drop_lasts(pos, m, len)? {
                 continue;
             }
             if !self.within_after(pos, m, len - 1)?.is_mated() {
-                return Some(Longest::NeedsExactLengths);
+                return Some(Lasting::NeedsExactLengths);
             }
-            longest.push((len, m));
+            if take(self, m)? {
+                return Some(Lasting::Stopped);
+            }
         }
-        Some(Longest::Found(longest))
+        Some(Lasting::AllSeen)
     }
 
     /// Whether the drop between checker and king `m` at `pos` (mated in
