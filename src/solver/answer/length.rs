@@ -16,8 +16,8 @@ use crate::core::{Move, Position};
 use super::super::mode::{Bounded, Counting, MAX_PLY as MAX_LINE};
 use super::super::repetition::extend_path;
 use super::super::{Limit, is_tsume_line_by, line_preference};
-use super::TsumeSearch;
 use super::main_line::shortest_known_check;
+use super::{Budgeted, TsumeSearch};
 
 /// Plies left under the bound from which the line's other checks get a
 /// plain search: with fewer left, a check's refutation is cheap to search
@@ -67,6 +67,15 @@ const PLAIN_LINE_SHARE: u64 = 4;
 
 /// The least nodes of one question on the line: fewer settle nothing.
 const PLAIN_ASK_MIN_NODES: u64 = 1_000;
+
+/// The first node budget of a question of [`TsumeSearch::settle_line_from_end`]:
+/// near the line's end most are answered in a few dozen nodes.
+const SETTLE_FIRST_NODES: u64 = 1024;
+
+/// Each budget of such a question that runs out is followed by one this
+/// many times larger: the nodes of the budgets that ran out are at most a
+/// third of the last one's.
+const SETTLE_GROWTH: u64 = 4;
 
 /// The nodes one bound from below must take for the plain descent (see
 /// [`TsumeSearch::plain_least`]) to lower the mate known: short problems
@@ -216,7 +225,10 @@ impl TsumeSearch<'_, '_> {
     }
 
     /// [`shortest`](Self::shortest) from above: asks the bound just under
-    /// the mate known (`upper - 2`) until a search finds no mate there.
+    /// the mate known (`upper - 2`) until a search finds no mate there,
+    /// each after settling the mate's line from its end
+    /// ([`settle_line_from_end`](Self::settle_line_from_end)): the line kept
+    /// when the mate was proven, else the one the table knows.
     /// Every bound below `least` is known to hold no mate.
     fn shortest_from_above(
         &mut self,
@@ -226,6 +238,19 @@ impl TsumeSearch<'_, '_> {
     ) -> (u32, bool, u32) {
         let debug = std::env::var_os("TSUME_DEBUG").is_some();
         while upper > least {
+            let n0 = self.search.total_nodes();
+            let line = self
+                .proven_line
+                .clone()
+                .filter(|l| l.len() as u32 == upper)
+                .or_else(|| self.known_line(pos, false, upper));
+            let settled = line.map(|line| self.settle_line_from_end(pos, &line, upper));
+            if debug {
+                eprintln!(
+                    "answer: line of {upper} settled from its end ({settled:?}) in {} nodes",
+                    self.search.total_nodes() - n0
+                );
+            }
             let r = self.within(pos, upper - 2);
             if debug {
                 eprintln!(
@@ -245,6 +270,69 @@ impl TsumeSearch<'_, '_> {
             }
         }
         (upper, true, upper)
+    }
+
+    /// Before the bound under the mate known (`upper`) is asked at `root`:
+    /// asks each attacker's position on `line`, that mate's, from its end
+    /// towards `root`, whether it is mated two plies sooner than the line
+    /// there, each as a question of its own with nothing on the path above
+    /// it. A question starts with [`SETTLE_FIRST_NODES`] and gets
+    /// [`SETTLE_GROWTH`] times more until it is answered; the line's
+    /// questions may take as many nodes as were searched before them in
+    /// all. Whether every question was answered (false, and nothing asked,
+    /// when `line` is not `upper` plies long).
+    ///
+    /// The bound asked at `root` reaches the line's positions with the line
+    /// above them on its path. Where the defender can come back to a
+    /// position above, a disproof holds on that path alone: it is kept
+    /// apart from the table and dropped with the bound, so every bound from
+    /// above searches the line again from there down (ミクロコスモス: "mated
+    /// within 1523" was still open after 900 s). Asked with nothing above
+    /// it, a position's disproof relies only on loops inside its own search
+    /// and goes to the table; asked from the end, each question finds the
+    /// line below it settled and costs only its own position's other
+    /// checks. The bound at `root` then reads the line from the table
+    /// (`docs/measurements.md`).
+    fn settle_line_from_end(&mut self, root: &Position, line: &[Move], upper: u32) -> bool {
+        let attacker = self.search.attacker;
+        if line.len() as u32 != upper {
+            return false;
+        }
+        let mut positions = Vec::with_capacity(line.len());
+        let mut pos = root.clone();
+        for &m in line {
+            pos.do_move(m);
+            positions.push(pos.clone());
+        }
+        let until = self
+            .search
+            .total_nodes()
+            .saturating_mul(2)
+            .min(self.search.node_limit);
+        self.with_empty_path(|t| {
+            for (ply, p) in positions.iter().enumerate().rev() {
+                let ply = ply as u32 + 1;
+                let left = upper - ply;
+                if p.side_to_move() != attacker || left < 3 {
+                    continue;
+                }
+                t.enter(p);
+                let mut nodes = SETTLE_FIRST_NODES;
+                let answered = loop {
+                    let room = until.saturating_sub(t.search.total_nodes());
+                    match t.budgeted(nodes.min(room), |t| t.within(p, left - 2)) {
+                        Some(Budgeted::Answer(_)) => break true,
+                        Some(Budgeted::RanOut) if nodes < room => nodes *= SETTLE_GROWTH,
+                        _ => break false,
+                    }
+                };
+                t.leave();
+                if !answered {
+                    return false;
+                }
+            }
+            true
+        })
     }
 
     /// A plain mate's length no longer than `upper` and as short as plain
@@ -735,6 +823,39 @@ mod tests {
             .search
             .search_root(Mode::unbounded(Counting::Plain), &mut root, path);
         assert_eq!(r.pn, 0, "mated");
+    }
+
+    /// musou-077 (11 plies): the defender can come back to a position of
+    /// the line above some of its positions, so with the line on the path
+    /// the disproof of "mated two plies sooner" at one of them holds on
+    /// that path alone and never reaches the table. Settled from the
+    /// line's end, each asked with nothing above it, every one of them is
+    /// in the table, for any path.
+    #[test]
+    fn a_line_settled_from_its_end_leaves_each_position_settled_in_the_table() {
+        let pos = musou("077");
+        let unsettled = with_search(&pos, 64, |t| {
+            let Some(Bounded::Mated(len)) = t.within(&pos, 11) else {
+                panic!("mated within 11");
+            };
+            let line = t.known_line(&pos, false, len).expect("a line");
+            assert_eq!(line.len() as u32, len);
+            assert!(t.settle_line_from_end(&pos, &line, len));
+            let mut p = pos.clone();
+            let mut unsettled = Vec::new();
+            for (ply, &m) in (1..).zip(&line) {
+                p.do_move(m);
+                let left = len - ply;
+                if p.side_to_move() == Color::Black
+                    && left >= 3
+                    && t.search.probe_settled(t.counting, &p, left - 2).is_none()
+                {
+                    unsettled.push(ply);
+                }
+            }
+            unsettled
+        });
+        assert_eq!(unsettled, Vec::<u32>::new(), "plies not settled");
     }
 
     /// A mate proven within a bound may pass through a drop between

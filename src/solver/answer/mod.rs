@@ -150,6 +150,25 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
         self.path.pop();
     }
 
+    /// Runs `ask` with nothing on the repetition path: what it enters, and
+    /// what its searches find, depends on no position of the line (see
+    /// [`settle_line_from_end`](Self::settle_line_from_end)). The line is
+    /// put back after.
+    fn with_empty_path<T>(&mut self, ask: impl FnOnce(&mut Self) -> T) -> T {
+        let stack = self.search.reps.stack().to_vec();
+        let path = std::mem::take(&mut self.path);
+        for _ in 0..stack.len() {
+            self.search.reps.pop();
+        }
+        let r = ask(self);
+        debug_assert!(self.path.is_empty(), "what `ask` entered, it left");
+        for &(board, hand) in &stack {
+            self.search.reps.push(board, hand);
+        }
+        self.path = path;
+        r
+    }
+
     /// Whether `pos` (on the line, just entered) is mated within `bound`
     /// plies under tsume counting: [`Bounded::Mated`] with the length of
     /// the mate found (at most `bound`, not necessarily shortest), or
