@@ -742,6 +742,10 @@ impl TsumeSearch<'_, '_> {
     /// lowers the bound by two until a search fails. `None` when a limit
     /// stopped a search.
     pub(super) fn exact_after(&mut self, pos: &Position, m: Move, upper: u32) -> Option<u32> {
+        #[cfg(test)]
+        {
+            self.exact_lengths += 1;
+        }
         let child = pos.after(m);
         if self
             .search

@@ -10,7 +10,7 @@ use crate::core::{Move, Position};
 
 use super::super::defence::DefenceChoice;
 use super::super::interposition::{DropInterpositions, has_counted_evasion, is_mated_now_by};
-use super::super::mode::{Counting, MAX_PLY as MAX_LINE};
+use super::super::mode::{Bounded, Counting, MAX_PLY as MAX_LINE};
 use super::super::search::{STACK_RED_ZONE, STACK_SEGMENT};
 use super::super::tt::Probe;
 use super::{TsumeSearch, final_hand};
@@ -371,8 +371,9 @@ impl TsumeSearch<'_, '_> {
         Some(!self.within_after(pos, m, len - 3)?.is_mated())
     }
 
-    /// The longest defences at `pos` from the exact length of each (see
-    /// [`counted_lengths`](Self::counted_lengths)).
+    /// The longest defences at `pos`: those that last `len` when it is
+    /// exact (see [`longest_lasting`](Self::longest_lasting)), else from the
+    /// exact length of each (see [`counted_lengths`](Self::counted_lengths)).
     fn longest_by_exact_lengths(
         &mut self,
         pos: &Position,
@@ -380,6 +381,9 @@ impl TsumeSearch<'_, '_> {
         drops: DropInterpositions,
         len: u32,
     ) -> Option<Vec<(u32, Move)>> {
+        if let Some(longest) = self.longest_lasting(pos, list, drops, len)? {
+            return Some(longest);
+        }
         let mut counted = self.counted_lengths(pos, list, drops, len)?;
         let longest = counted.iter().map(|&(l, _)| l).max().unwrap_or(0);
         if longest == 0 {
@@ -387,6 +391,82 @@ impl TsumeSearch<'_, '_> {
         }
         counted.retain(|&(l, _)| l == longest);
         Some(counted)
+    }
+
+    /// The longest defences at `pos` (mated in exactly `len` plies), as
+    /// [`counted_lengths`](Self::counted_lengths) has them, where only
+    /// drops between checker and king last: the defences that count and
+    /// last `len` (see [`lasts`](Self::lasts)). `Some(None)` when `len`
+    /// is not exact after all (no such defence, or one not mated within
+    /// `len - 1`); `None` when a limit stopped a search.
+    ///
+    /// Whether a drop counts depends on the base, the exact length of the
+    /// longest other defence. A defence that always counts is mated within
+    /// the length of the mate found after it (the table knows it from the
+    /// questions before), so the base is at most the longest of those, and
+    /// a drop not useless against that is not against the exact base either
+    /// (the longer the base, the more drops are useless). Only when a drop
+    /// is useless against that bound is the exact base searched: the exact
+    /// lengths from the longest mate found down, passing over a defence
+    /// whose mate is shorter than one found. No drop needs its own exact
+    /// length: on ミクロコスモス cut at ply 1000, proving that a drop
+    /// mated in 87 plies, where another lasts 365, is not mated within 85
+    /// took 62M nodes of the main line's 71.5M (`docs/measurements.md`).
+    fn longest_lasting(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        drops: DropInterpositions,
+        len: u32,
+    ) -> Option<Option<Vec<(u32, Move)>>> {
+        let bound = len.saturating_sub(1);
+        // (mated within, defence) of the defences that always count.
+        let mut always: Vec<(u32, Move)> = Vec::new();
+        for &m in list.iter().filter(|&&m| !drops.contains(m)) {
+            match self.within_after(pos, m, bound)? {
+                Bounded::Mated(l) => always.push((l + 1, m)),
+                Bounded::NotMated => return Some(None),
+            }
+        }
+        let base_at_most = always.iter().map(|&(l, _)| l).max().unwrap_or(0);
+        let mut counted = Vec::new();
+        let mut undecided = Vec::new();
+        for &m in list.iter().filter(|&&m| drops.contains(m)) {
+            if self.is_useless(pos, m, base_at_most)? {
+                undecided.push(m);
+            } else {
+                counted.push(m);
+            }
+        }
+        if !undecided.is_empty() {
+            always.sort_by_key(|&(l, _)| std::cmp::Reverse(l));
+            let mut base = 0;
+            for &(at_most, m) in &always {
+                if at_most < base {
+                    break;
+                }
+                base = base.max(self.exact_after(pos, m, bound)? + 1);
+            }
+            for m in undecided {
+                if !self.is_useless(pos, m, base)? {
+                    counted.push(m);
+                }
+            }
+        }
+        let mut longest = Vec::new();
+        for &m in list.iter() {
+            let drop = drops.contains(m);
+            if drop && !counted.contains(&m) || !self.lasts(pos, m, len)? {
+                continue;
+            }
+            if drop && !self.within_after(pos, m, bound)?.is_mated() {
+                return Some(None);
+            }
+            longest.push((len, m));
+        }
+        // The order of `counted_lengths`: the drops last.
+        longest.sort_by_key(|&(_, m)| drops.contains(m));
+        Some((!longest.is_empty()).then_some(longest))
     }
 
     /// The defences at `pos` (mated within `len` plies) that count, each
@@ -655,5 +735,47 @@ mod tests {
             "{} defences tested of {evasions}",
             t.defences_tested
         );
+    }
+
+    /// Where only drops between checker and king last, the longest
+    /// defences are found without the exact length of any defence. After
+    /// the first check of this mate in 7 (`tanuki_generated.tsv` row 1071),
+    /// six drops last 6 plies and the two king moves less: the same longest
+    /// defences as from the exact length of every defence.
+    #[test]
+    fn the_longest_defences_need_no_exact_lengths_where_drops_last() {
+        let pos: Position = "9/8B/9/7Nk/9/4B2R1/9/9/9 b r4g3s3n4l18p 1".parse().unwrap();
+        let mut solver = Solver::new(16);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
+        let path = t.path_hash();
+        let r = t
+            .search
+            .search_root(Mode::unbounded(Counting::Plain), &mut pos.clone(), path);
+        assert_eq!(r.pn, 0, "mated");
+        assert_eq!(t.shortest(&pos, r.len as u32, None), (7, true, 7));
+        let child = pos.after(pos.parse_move("2f1f").unwrap());
+        t.enter(&child);
+        let mut list = MoveList::new();
+        generate_evasions(&child, &mut list);
+        let drops = t.counting.judged_drops(&child);
+        t.exact_lengths = 0;
+        let lasting = t
+            .longest_lasting(&child, &list, drops, 6)
+            .expect("no limit")
+            .expect("6 is exact");
+        assert_eq!(t.exact_lengths, 0);
+        let mut every = t
+            .counted_lengths(&child, &list, drops, 6)
+            .expect("no limit");
+        assert_eq!(t.exact_lengths, list.len() as u32);
+        let longest = every.iter().map(|&(l, _)| l).max().unwrap();
+        every.retain(|&(l, _)| l == longest);
+        assert_eq!(lasting, every);
+        assert_eq!(longest, 6);
+        assert_eq!(every.len(), 6);
+        assert!(every.iter().all(|&(_, m)| drops.contains(m)));
+        // Asked a length that is not exact, it says so.
+        assert_eq!(t.longest_lasting(&child, &list, drops, 8), Some(None));
     }
 }

@@ -81,6 +81,9 @@ pub(crate) struct TsumeSearch<'s, 'a> {
     /// Defences tested for lasting on the main line (for the tests).
     #[cfg(test)]
     defences_tested: u32,
+    /// Exact lengths searched after a defence (for the tests).
+    #[cfg(test)]
+    exact_lengths: u32,
 }
 
 /// Equally long defences read in all, beyond the first at each node, when
@@ -120,6 +123,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             proven_line: None,
             #[cfg(test)]
             defences_tested: 0,
+            #[cfg(test)]
+            exact_lengths: 0,
         };
         t.enter(root);
         t
