@@ -52,6 +52,14 @@ const PLAIN_FIRST_STEP_SHARE: u64 = 2;
 /// shortened where it can be (see [`TsumeSearch::shorten_plain_line`]).
 const PLAIN_STEP_GROWTH: u64 = 16;
 
+/// A bound of the plain descent that runs out of its nodes, where its
+/// line is not shortened, may take this many times those nodes again; open
+/// after them, it ends the descent. A bound that resists that long is
+/// mostly one with no plain mate, whose disproof the rest of the budget
+/// seldom reaches, while the bounds from above, the line settled first,
+/// lower the mate known by two plies for far less (`docs/measurements.md`).
+const PLAIN_STEP_RETRY_GROWTH: u64 = 4;
+
 /// A step after the first may take at least the budget divided by this:
 /// a step that found a mate in a few nodes says little of the next.
 const PLAIN_STEP_FLOOR_SHARE: u64 = 32;
@@ -347,7 +355,8 @@ impl TsumeSearch<'_, '_> {
     /// [`PLAIN_FIRST_STEP_SHARE`]) while its proof number stays at most
     /// [`PLAIN_STUCK_MAX_PN`] has the line shortened where it can be
     /// ([`shorten_plain_line`](Self::shorten_plain_line)) before it goes
-    /// on.
+    /// on; one whose line is not shortened goes on with
+    /// [`PLAIN_STEP_RETRY_GROWTH`] times its nodes, once.
     ///
     /// The first plain proof may wander far (to many times the answer's
     /// length), while under a bound a plain search finds a shorter mate at
@@ -382,6 +391,8 @@ impl TsumeSearch<'_, '_> {
         // The nodes spent on the bound being searched.
         let mut spent = 0;
         let mut asked = HashSet::new();
+        // Whether the bound being searched has had its second budget.
+        let mut retried = false;
         while least >= floor + 2
             && self.search.aborted.is_none()
             && self.search.total_nodes() < until
@@ -421,16 +432,19 @@ impl TsumeSearch<'_, '_> {
                     .max(budget / PLAIN_STEP_FLOOR_SHARE)
                     .max(PLAIN_DESCENT_MIN_NODES);
                 spent = 0;
+                retried = false;
                 continue;
             }
-            if r.dn == 0 || spent >= budget || self.search.aborted.is_some() {
+            if r.dn == 0 || spent >= budget || retried || self.search.aborted.is_some() {
                 break;
             }
             // Far costlier than the bound before. With a proof number of 1
             // or 2 the search is digging along one line: shorten the line
             // where it can be, then the bound again with twice the nodes.
-            // Else, or when nothing was shortened, the rest of the budget.
-            step_cap = budget;
+            // Else, or when nothing was shortened, once more with four
+            // times the nodes.
+            step_cap = step.saturating_mul(PLAIN_STEP_RETRY_GROWTH);
+            retried = true;
             if r.pn <= PLAIN_STUCK_MAX_PN {
                 let n0 = self.search.total_nodes();
                 let shortened = self.shorten_plain_line(pos, step / PLAIN_LINE_SHARE, &mut asked);
@@ -443,6 +457,7 @@ impl TsumeSearch<'_, '_> {
                 }
                 if shortened != Some(false) {
                     step_cap = step.saturating_mul(2);
+                    retried = false;
                 }
             }
         }
@@ -968,5 +983,24 @@ mod tests {
             assert_eq!(p.in_check(), i % 2 == 0, "ply {i}: {m}");
         }
         assert!(is_checkmate(&p), "mated at the end of {after:?}");
+    }
+
+    /// A bound of the plain descent that stays open after its second
+    /// budget ends the descent: musou-006's "plain mate within 49" runs out
+    /// of 130k nodes, then of four times that, and the descent ends at 51
+    /// in 711k nodes. With the rest of the budget instead (4.0M nodes) the
+    /// bound stayed open all the same, and the descent took 4.2M.
+    #[test]
+    fn a_plain_bound_open_after_its_second_budget_ends_the_descent() {
+        let pos = musou("006");
+        with_search(&pos, 256, |t| {
+            first_proof(t, &pos);
+            let first = t.plain_mate_known(&pos).expect("a plain mate known");
+            let start = t.search.total_nodes();
+            let least = t.plain_least(&pos, first, 0);
+            let spent = t.search.total_nodes() - start;
+            assert_eq!((first, least), (57, 51));
+            assert!(spent < 1_000_000, "{spent} nodes");
+        });
     }
 }
