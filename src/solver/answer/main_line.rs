@@ -694,6 +694,23 @@ mod tests {
     use crate::solver::is_tsume_line;
     use crate::solver::mode::{Counting, Mode};
 
+    /// Runs `f` on tsume questions from `pos` (Black mates, the default
+    /// rule, a 16 MB table) once its length is proven exact: a plain
+    /// proof, then [`TsumeSearch::shortest`]. `f` gets that length.
+    fn with_length_proven<T>(pos: &Position, f: impl FnOnce(&mut TsumeSearch, u32) -> T) -> T {
+        let mut solver = Solver::new(16);
+        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
+        let mut t = TsumeSearch::new(&mut search, pos, UselessRule::default());
+        let path = t.path_hash();
+        let r = t
+            .search
+            .search_root(Mode::unbounded(Counting::Plain), &mut pos.clone(), path);
+        assert_eq!(r.pn, 0, "mated");
+        let (len, exact, _) = t.shortest(pos, r.len as u32, None);
+        assert!(exact);
+        f(&mut t, len)
+    }
+
     /// A mate in 5 (`tanuki_generated.tsv` row 860) whose defender, at some
     /// node of the line, has evasions after the one the line follows: once
     /// that one's line ends with an empty hand in as many plies as its
@@ -704,37 +721,29 @@ mod tests {
         let pos: Position = "9/5RG2/7kP/9/9/8S/9/9/9 b Nr2b3g3s3n4l17p 1"
             .parse()
             .unwrap();
-        let mut solver = Solver::new(16);
-        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
-        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
-        let path = t.path_hash();
-        let r = t
-            .search
-            .search_root(Mode::unbounded(Counting::Plain), &mut pos.clone(), path);
-        assert_eq!(r.pn, 0, "mated");
-        let (len, exact, _) = t.shortest(&pos, r.len as u32, None);
-        assert!(exact);
-        assert_eq!(len, 5);
-        t.defences_tested = 0;
-        let line = t.main_line(&pos, len).expect("a line");
-        assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
-        assert_eq!(line.len(), 5);
-        // Every evasion at the defender's nodes of the line.
-        let mut p = pos.clone();
-        let mut evasions = 0;
-        for (i, &m) in line.iter().enumerate() {
-            if i % 2 == 1 {
-                let mut list = MoveList::new();
-                generate_evasions(&p, &mut list);
-                evasions += list.len() as u32;
+        with_length_proven(&pos, |t, len| {
+            assert_eq!(len, 5);
+            t.defences_tested = 0;
+            let line = t.main_line(&pos, len).expect("a line");
+            assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
+            assert_eq!(line.len(), 5);
+            // Every evasion at the defender's nodes of the line.
+            let mut p = pos.clone();
+            let mut evasions = 0;
+            for (i, &m) in line.iter().enumerate() {
+                if i % 2 == 1 {
+                    let mut list = MoveList::new();
+                    generate_evasions(&p, &mut list);
+                    evasions += list.len() as u32;
+                }
+                p.do_move(m);
             }
-            p.do_move(m);
-        }
-        assert!(
-            t.defences_tested < evasions,
-            "{} defences tested of {evasions}",
-            t.defences_tested
-        );
+            assert!(
+                t.defences_tested < evasions,
+                "{} defences tested of {evasions}",
+                t.defences_tested
+            );
+        });
     }
 
     /// Where only drops between checker and king last, the longest
@@ -745,37 +754,31 @@ mod tests {
     #[test]
     fn the_longest_defences_need_no_exact_lengths_where_drops_last() {
         let pos: Position = "9/8B/9/7Nk/9/4B2R1/9/9/9 b r4g3s3n4l18p 1".parse().unwrap();
-        let mut solver = Solver::new(16);
-        let mut search = solver.search(Color::Black, 0, u64::MAX, None);
-        let mut t = TsumeSearch::new(&mut search, &pos, UselessRule::default());
-        let path = t.path_hash();
-        let r = t
-            .search
-            .search_root(Mode::unbounded(Counting::Plain), &mut pos.clone(), path);
-        assert_eq!(r.pn, 0, "mated");
-        assert_eq!(t.shortest(&pos, r.len as u32, None), (7, true, 7));
-        let child = pos.after(pos.parse_move("2f1f").unwrap());
-        t.enter(&child);
-        let mut list = MoveList::new();
-        generate_evasions(&child, &mut list);
-        let drops = t.counting.judged_drops(&child);
-        t.exact_lengths = 0;
-        let lasting = t
-            .longest_lasting(&child, &list, drops, 6)
-            .expect("no limit")
-            .expect("6 is exact");
-        assert_eq!(t.exact_lengths, 0);
-        let mut every = t
-            .counted_lengths(&child, &list, drops, 6)
-            .expect("no limit");
-        assert_eq!(t.exact_lengths, list.len() as u32);
-        let longest = every.iter().map(|&(l, _)| l).max().unwrap();
-        every.retain(|&(l, _)| l == longest);
-        assert_eq!(lasting, every);
-        assert_eq!(longest, 6);
-        assert_eq!(every.len(), 6);
-        assert!(every.iter().all(|&(_, m)| drops.contains(m)));
-        // Asked a length that is not exact, it says so.
-        assert_eq!(t.longest_lasting(&child, &list, drops, 8), Some(None));
+        with_length_proven(&pos, |t, len| {
+            assert_eq!(len, 7);
+            let child = pos.after(pos.parse_move("2f1f").unwrap());
+            t.enter(&child);
+            let mut list = MoveList::new();
+            generate_evasions(&child, &mut list);
+            let drops = t.counting.judged_drops(&child);
+            t.exact_lengths = 0;
+            let lasting = t
+                .longest_lasting(&child, &list, drops, 6)
+                .expect("no limit")
+                .expect("6 is exact");
+            assert_eq!(t.exact_lengths, 0);
+            let mut every = t
+                .counted_lengths(&child, &list, drops, 6)
+                .expect("no limit");
+            assert_eq!(t.exact_lengths, list.len() as u32);
+            let longest = every.iter().map(|&(l, _)| l).max().unwrap();
+            every.retain(|&(l, _)| l == longest);
+            assert_eq!(lasting, every);
+            assert_eq!(longest, 6);
+            assert_eq!(every.len(), 6);
+            assert!(every.iter().all(|&(_, m)| drops.contains(m)));
+            // Asked a length that is not exact, it says so.
+            assert_eq!(t.longest_lasting(&child, &list, drops, 8), Some(None));
+        });
     }
 }
