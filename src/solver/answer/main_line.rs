@@ -279,10 +279,11 @@ impl TsumeSearch<'_, '_> {
     /// when the position after it is not mated within `len - 3`. The
     /// defences that always count (no drop between checker and king) come
     /// first: when one lasts, that is the base the drops are judged
-    /// against. [`Lasting::NeedsExactLengths`] when none does (`len` is
-    /// then not the exact length: a limit cut the root's search short), or
-    /// a drop that counts is not mated within `len - 1`; `None` when a
-    /// limit stopped a search (in `take` too).
+    /// against. [`Lasting::NeedsExactLengths`] when none does (the drops
+    /// are then judged against the longest of them: see
+    /// [`longest_lasting`](Self::longest_lasting)), or a drop that counts
+    /// is not mated within `len - 1` (`len` is then not exact); `None` when
+    /// a limit stopped a search (in `take` too).
     fn lasting_defences(
         &mut self,
         pos: &Position,
