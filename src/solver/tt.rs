@@ -259,43 +259,11 @@ pub fn settles_within(pn: u32, dn: u32, len: u16, plies: u32) -> bool {
 /// `n` empty clusters. The allocator hands integer arrays out zeroed
 /// without writing them, so a table costs nothing until the search touches
 /// it (see [`Table::prefault`] for batches of small problems). Huge pages
-/// are asked for only where the table grows to gigabytes (see
-/// [`advise_huge_pages`]): on a table of 256 MB they made files of small
-/// problems slower.
+/// are not asked for: they made files of small problems slower and a long
+/// search with a grown table no faster (`docs/measurements.md`).
 fn new_clusters(n: usize) -> Vec<Cluster> {
     bytemuck::zeroed_vec(n)
 }
-
-/// The least half of a growth ([`advise_huge_pages`]) backed by huge pages.
-#[cfg(target_os = "linux")]
-const HUGE_PAGES_MIN_BYTES: usize = 1 << 30;
-
-/// Asks the kernel for huge pages (2 MB) under `clusters`, a half the table
-/// grows into, when it is of [`HUGE_PAGES_MIN_BYTES`] or more: a growth to
-/// gigabytes faults in 512 times fewer pages, and a search over them misses
-/// the TLB far less (ミクロコスモス's answer, its table grown to 8 GB, took
-/// about 0.9x the time). On smaller halves the first touch of a huge page cost
-/// more than it saved (`docs/measurements.md`). A hint: without it, or where
-/// the kernel has no huge page to give, the pages are the usual ones.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(clusters: &[Cluster]) {
-    const HUGE: usize = 2 << 20;
-    let start = clusters.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(clusters);
-    let (from, to) = (start.div_ceil(HUGE) * HUGE, end / HUGE * HUGE);
-    if end - start >= HUGE_PAGES_MIN_BYTES && from < to {
-        // SAFETY: `from..to` lies within `clusters`, memory this table owns
-        // and keeps mapped; MADV_HUGEPAGE only changes how the kernel backs
-        // those pages, never their contents, and its failure (a kernel
-        // without transparent huge pages) leaves them as they were.
-        unsafe {
-            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &[Cluster]) {}
 
 /// Makes the pages of `clusters` resident by zeroing one word per page
 /// (the caller knows no entry of this generation lives there). A write
@@ -516,7 +484,6 @@ impl Table {
         let (low, high) = self.clusters.split_at(used);
         let high = &high[..used];
         let per_step = (16 << 20) / std::mem::size_of::<Cluster>();
-        advise_huge_pages(high);
         for step in high.chunks(per_step) {
             if interrupted() {
                 return false;
@@ -984,46 +951,6 @@ mod tests {
             found(&t, 0..(used * CLUSTER / 2) as u64),
             used * CLUSTER / 2
         );
-    }
-
-    /// The `VmFlags` of the mapping holding `addr`, from /proc/self/smaps.
-    #[cfg(target_os = "linux")]
-    fn vm_flags_at(addr: usize) -> String {
-        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
-        let mut inside = false;
-        for line in smaps.lines() {
-            let range = line.split_whitespace().next().unwrap_or("");
-            if let Some((a, b)) = range.split_once('-')
-                && let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
-            {
-                inside = (a..b).contains(&addr);
-            } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
-                return flags.to_string();
-            }
-        }
-        panic!("no mapping holds {addr:#x}")
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn huge_pages_are_asked_for_on_halves_of_a_gigabyte_only() {
-        let cluster = std::mem::size_of::<Cluster>();
-        let asked = |addr| vm_flags_at(addr).split_whitespace().any(|f| f == "hg");
-        let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
-            .is_ok_and(|s| !s.contains("[never]"));
-        // A growth into 16 MB: the usual pages.
-        let used = (16 << 20) / cluster;
-        let t = Table::with_clusters(used, 2 * used);
-        assert!(t.grow(|| false));
-        let high = &t.clusters[used + used / 2] as *const Cluster as usize;
-        assert!(!asked(high), "16 MB: {}", vm_flags_at(high));
-        // A half of 1 GB, never touched here: huge pages (a kernel without
-        // transparent huge pages refuses the hint).
-        let half: Vec<Cluster> = new_clusters(HUGE_PAGES_MIN_BYTES / cluster);
-        let inside = &half[half.len() / 2] as *const Cluster as usize;
-        assert!(!asked(inside));
-        advise_huge_pages(&half);
-        assert_eq!(asked(inside), thp, "1 GB: {}", vm_flags_at(inside));
     }
 
     #[test]
