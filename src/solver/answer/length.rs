@@ -936,6 +936,16 @@ mod tests {
         });
     }
 
+    /// The plain descent from `pos`'s first plain proof: the first proof's
+    /// length, the length the descent reaches, and the descent's nodes.
+    fn descent_from_first_proof(t: &mut TsumeSearch, pos: &Position) -> (u32, u32, u64) {
+        first_proof(t, pos);
+        let first = t.plain_mate_known(pos).expect("a plain mate known");
+        let start = t.search.total_nodes();
+        let least = t.plain_least(pos, first, 0);
+        (first, least, t.search.total_nodes() - start)
+    }
+
     /// Each plain mate the descent proves leaves its line kept, no longer
     /// than the mate proven (musou-050: the first plain proof 37 plies, the
     /// descent 25), so that an answer cut short after the descent has a
@@ -944,9 +954,7 @@ mod tests {
     fn the_line_of_each_plain_mate_of_the_descent_is_kept() {
         let pos = musou("050");
         with_search(&pos, 256, |t| {
-            first_proof(t, &pos);
-            let first = t.plain_mate_known(&pos).expect("a plain mate known");
-            let least = t.plain_least(&pos, first, 0);
+            let (first, least, _) = descent_from_first_proof(t, &pos);
             assert!(least < first, "{least} from {first}");
             let kept = t.proven_line.clone().expect("a line kept");
             assert!(kept.len() as u32 <= least, "{} plies", kept.len());
@@ -994,11 +1002,7 @@ mod tests {
     fn a_plain_bound_open_after_its_second_budget_ends_the_descent() {
         let pos = musou("006");
         with_search(&pos, 256, |t| {
-            first_proof(t, &pos);
-            let first = t.plain_mate_known(&pos).expect("a plain mate known");
-            let start = t.search.total_nodes();
-            let least = t.plain_least(&pos, first, 0);
-            let spent = t.search.total_nodes() - start;
+            let (first, least, spent) = descent_from_first_proof(t, &pos);
             assert_eq!((first, least), (57, 51));
             assert!(spent < 1_000_000, "{spent} nodes");
         });
