@@ -27,8 +27,10 @@
 //! The table grows: it starts small ([`INITIAL_BYTES`], or the whole
 //! budget when that is less) and doubles, within the memory budget, each
 //! time half its slots are filled, moving the entries whose cluster is in
-//! the new half (the search asks for it after each store; a growth to
-//! gigabytes takes seconds, and gives way to the time and stop limits).
+//! the new half (the search asks for it after each store). The new half's
+//! pages fault in on a thread of their own while the table fills towards
+//! the growth (see `pager`): a growth to gigabytes would otherwise stop the
+//! search for seconds. A growth gives way to the time and stop limits.
 //! A short search touches only the first megabytes (a file of small
 //! problems keeps to [`INITIAL_BYTES`] per worker, and pays for no pages
 //! of a large table it never fills), and a long one gets the whole budget
@@ -40,6 +42,7 @@
 //! so a search does not depend on what the table held before. (The
 //! numbers behind this are in `docs/measurements.md`.)
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use super::node::DEPTH_ANY;
@@ -52,6 +55,14 @@ pub const MAX_FINITE: u32 = u32::MAX - 1;
 
 /// Entries per cluster: every hand seen with one board competes for these.
 const CLUSTER: usize = 8;
+
+/// The fill (three eighths of the slots in use) from which the next half's
+/// pages are made resident ahead of the growth at half full (see
+/// [`Table::grow_if_half_full`]). After a growth the table is a quarter
+/// full, so the pager starts halfway to the next growth: it has time to
+/// finish, and a search that ends before the next growth has faulted in a
+/// half for nothing only when it ended past halfway.
+const PAGE_AHEAD_FILL: (usize, usize) = (3, 8);
 
 /// The table's size at the start of a search, in bytes (16 MB: half a
 /// million entries, more than a search of a million nodes fills).
@@ -285,11 +296,14 @@ fn cluster_index(key: u64, mask: usize) -> usize {
     (key ^ (key >> 29)) as usize & mask
 }
 
+mod pager;
+
 /// The table.
 pub struct Table {
     /// Every cluster the budget allows, allocated at once (zeroed pages
     /// cost nothing until written); only the first `mask + 1` are in use.
-    clusters: Vec<Cluster>,
+    /// Shared with the [`pager::Pager`]'s thread.
+    clusters: Arc<Vec<Cluster>>,
     /// Clusters in use, less one (a power of two, less one).
     mask: AtomicUsize,
     /// Clusters in use at the start and after [`clear`](Self::clear).
@@ -304,6 +318,8 @@ pub struct Table {
     generation: u8,
     /// Searched by several threads at once (see [`share`](Self::share)).
     shared: AtomicBool,
+    /// Makes the next half resident while the search fills this one.
+    pager: pager::Pager,
 }
 
 /// The largest power of two not above `n` (at least 1).
@@ -375,13 +391,14 @@ impl Table {
         let max = power_of_two_below(max);
         let initial = power_of_two_below(initial).min(max);
         Table {
-            clusters: new_clusters(max),
+            clusters: Arc::new(new_clusters(max)),
             mask: AtomicUsize::new(initial - 1),
             initial,
             filled: AtomicUsize::new(0),
             touched: AtomicUsize::new(initial),
             generation: 1,
             shared: AtomicBool::new(false),
+            pager: pager::Pager::default(),
         }
     }
 
@@ -405,10 +422,15 @@ impl Table {
     /// several threads are not counted), as
     /// [`grow_if_half_full`](Self::grow_if_half_full) does for one thread.
     pub fn grow_if_seen_half_full(&self, interrupted: impl FnMut() -> bool) -> bool {
-        self.is_shared()
-            && self.mask() + 1 < self.clusters.len()
-            && self.sampled_fill() >= 500
-            && self.grow(interrupted)
+        let used = self.mask() + 1;
+        if !self.is_shared() || used == self.clusters.len() {
+            return false;
+        }
+        let fill = self.sampled_fill();
+        if fill >= 1000 * PAGE_AHEAD_FILL.0 as u32 / PAGE_AHEAD_FILL.1 as u32 {
+            self.pager.ask(&self.clusters, used, 2 * used);
+        }
+        fill >= 500 && self.grow(interrupted)
     }
 
     /// Permille of live slots among the first thousand clusters in use.
@@ -433,10 +455,11 @@ impl Table {
     /// page).
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
+        self.pager.cancel();
         if self.generation == 0 {
             let touched = *self.touched.get_mut();
-            for w in self.clusters[..touched].iter_mut().flatten().flatten() {
-                *w.get_mut() = 0;
+            for w in self.clusters[..touched].iter().flatten().flatten() {
+                w.store(0, Relaxed);
             }
             self.generation = 1;
         }
@@ -451,21 +474,29 @@ impl Table {
     /// generation (the table never was this large since the last clear).
     /// Returns whether it grew.
     ///
-    /// The new half's pages are first made resident, 16 MB at a time, and
-    /// `interrupted` is asked before each step: when it says yes the table
-    /// stays as it was (the pages made resident stay so, and the next
-    /// growth finds them ready). The pages are written without being read
-    /// first (see [`prefault`](Self::prefault)). A step to gigabytes takes
-    /// seconds, nearly all of it in faulting the pages in rather than in
-    /// moving the entries: without the question, a growth begun near the
-    /// deadline would run the search well past it (`docs/measurements.md`).
+    /// The new half's pages must first be resident. A thread of its own
+    /// makes them so while the table fills from [`PAGE_AHEAD_FILL`] to half
+    /// full ([`pager`]); the growth waits for it, and faults in the rest
+    /// (when no thread could be had) 16 MB at a time. `interrupted` is
+    /// asked every millisecond of the wait and before each step: when it
+    /// says yes the table stays as it was (the pages made resident stay
+    /// so, and the next growth finds them ready). The pages are written
+    /// without being read first (see [`prefault`](Self::prefault)). A step
+    /// to gigabytes takes seconds, nearly all of it in faulting the pages
+    /// in rather than in moving the entries: without the question, a growth
+    /// begun near the deadline would run the search well past it
+    /// (`docs/measurements.md`).
     #[inline]
     pub fn grow_if_half_full(&self, interrupted: impl FnMut() -> bool) -> bool {
         let used = self.mask() + 1;
-        if self.is_shared()
-            || self.filled.load(Relaxed) * 2 < used * CLUSTER
-            || used == self.clusters.len()
-        {
+        if self.is_shared() || used == self.clusters.len() {
+            return false;
+        }
+        let filled = self.filled.load(Relaxed);
+        if filled * 2 < used * CLUSTER {
+            if filled * PAGE_AHEAD_FILL.1 >= used * CLUSTER * PAGE_AHEAD_FILL.0 {
+                self.pager.ask(&self.clusters, used, 2 * used);
+            }
             return false;
         }
         self.grow(interrupted)
@@ -481,10 +512,18 @@ impl Table {
             return false;
         }
         let mask = used * 2 - 1;
+        let Some(paged) = self.pager.finish(&mut interrupted) else {
+            return false;
+        };
         let (low, high) = self.clusters.split_at(used);
         let high = &high[..used];
-        let per_step = (16 << 20) / std::mem::size_of::<Cluster>();
-        for step in high.chunks(per_step) {
+        // What the pager made resident of this half, from its start.
+        let ready = if paged.start == used {
+            paged.end.min(2 * used) - used
+        } else {
+            0
+        };
+        for step in high[ready..].chunks(pager::STEP_CLUSTERS) {
             if interrupted() {
                 return false;
             }
@@ -954,6 +993,45 @@ mod tests {
     }
 
     #[test]
+    fn the_next_half_is_made_resident_while_the_table_fills() {
+        let used = 4096;
+        let t = Table::with_clusters(used, 4 * used);
+        let ahead = used * CLUSTER * PAGE_AHEAD_FILL.0 / PAGE_AHEAD_FILL.1;
+        let fill = |keys: std::ops::Range<usize>| {
+            for key in keys {
+                t.store(key as u64, Hand::EMPTY, rec(1, 1, 0), 1);
+                assert!(!t.grow_if_half_full(|| false), "not half full");
+            }
+        };
+        fill(0..ahead - 1);
+        assert_eq!(t.pager.wait(), None, "nothing asked yet");
+        fill(ahead - 1..ahead);
+        assert_eq!(t.pager.wait(), Some(used..2 * used));
+        // The growth finds it ready, with nothing to wait for nor fault in
+        // (it would ask `interrupted` before each).
+        fill(ahead..used * CLUSTER / 2 - 1);
+        t.store((used * CLUSTER) as u64, Hand::EMPTY, rec(1, 1, 0), 1);
+        assert!(t.grow_if_half_full(|| panic!("waited for the pages")));
+        assert_eq!(t.mask() + 1, 2 * used);
+        assert_eq!(
+            found(&t, 0..(used * CLUSTER / 2) as u64),
+            used * CLUSTER / 2 - 1
+        );
+        // The next half is asked for at three eighths again; clearing
+        // forgets it, and the table grows again from its first size.
+        let mut t = t;
+        for key in used * CLUSTER / 2..used * CLUSTER * 3 / 4 {
+            t.store(key as u64, Hand::EMPTY, rec(1, 1, 0), 1);
+            t.grow_if_half_full(|| false);
+        }
+        assert_eq!(t.pager.wait(), Some(2 * used..4 * used));
+        t.clear();
+        assert_eq!(t.pager.wait(), None, "ended by the clearing");
+        store_all(&mut t, 0..(used * CLUSTER) as u64);
+        assert_eq!(found(&t, 0..(used * CLUSTER) as u64), used * CLUSTER);
+    }
+
+    #[test]
     fn clearing_shrinks_the_table_and_old_entries_never_come_back() {
         let mut t = Table::with_clusters(4, 64);
         store_all(&mut t, 0..256);
@@ -1087,6 +1165,13 @@ mod shared_tests {
                 .count(),
             16
         );
+        // Seen three eighths full: the next half is made resident ahead.
+        assert_eq!(t.pager.wait(), None);
+        for k in 16..23u64 {
+            t.store(k, Hand::EMPTY, consistent(k, 5), 1);
+        }
+        assert!(!t.grow_if_seen_half_full(|| false));
+        assert_eq!(t.pager.wait(), Some(8..16));
         // Cleared: one thread again, small again.
         t.clear();
         assert_eq!(t.bytes(), 4 * cluster);
