@@ -486,6 +486,9 @@ where
             }
             .map(|mut solver| {
                 solver.set_threads(options.threads);
+                // A thread faulting pages in ahead takes a core from a
+                // search when every core runs one.
+                solver.set_page_ahead(jobs * options.threads.max(1) < default_jobs());
                 Mutex::new(solver)
             })
         })

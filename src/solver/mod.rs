@@ -390,6 +390,13 @@ impl Solver {
         self.progress.clone()
     }
 
+    /// Whether the table's next half is faulted in ahead of its growth, on
+    /// a thread of its own (the default), or by the growth, on the search's
+    /// thread: turn it off where every core already runs a search.
+    pub fn set_page_ahead(&mut self, on: bool) {
+        self.table.set_page_ahead(on);
+    }
+
     /// Makes the whole table resident now, by writing one word per page:
     /// worth it before solving many problems (untouched, each page faults
     /// twice when a search first uses it), not for one short search.

@@ -320,6 +320,8 @@ pub struct Table {
     shared: AtomicBool,
     /// Makes the next half resident while the search fills this one.
     pager: pager::Pager,
+    /// Whether the pager may be used (see [`set_page_ahead`](Self::set_page_ahead)).
+    page_ahead: bool,
 }
 
 /// The largest power of two not above `n` (at least 1).
@@ -399,7 +401,17 @@ impl Table {
             generation: 1,
             shared: AtomicBool::new(false),
             pager: pager::Pager::default(),
+            page_ahead: true,
         }
+    }
+
+    /// Whether the next half's pages are faulted in ahead, on a thread of
+    /// their own (the default), or by the growth itself, on the searching
+    /// thread. Ahead is worth it where a core is idle; where every core
+    /// searches already, the thread only takes time from a search (and
+    /// faults in a half for nothing when the search ends before it grows).
+    pub fn set_page_ahead(&mut self, on: bool) {
+        self.page_ahead = on;
     }
 
     /// Readies the table for several threads searching over it at once,
@@ -427,7 +439,7 @@ impl Table {
             return false;
         }
         let fill = self.sampled_fill();
-        if fill >= 1000 * PAGE_AHEAD_FILL.0 as u32 / PAGE_AHEAD_FILL.1 as u32 {
+        if self.page_ahead && fill >= 1000 * PAGE_AHEAD_FILL.0 as u32 / PAGE_AHEAD_FILL.1 as u32 {
             self.pager.ask(&self.clusters, used, 2 * used);
         }
         fill >= 500 && self.grow(interrupted)
@@ -494,7 +506,7 @@ impl Table {
         }
         let filled = self.filled.load(Relaxed);
         if filled * 2 < used * CLUSTER {
-            if filled * PAGE_AHEAD_FILL.1 >= used * CLUSTER * PAGE_AHEAD_FILL.0 {
+            if self.page_ahead && filled * PAGE_AHEAD_FILL.1 >= used * CLUSTER * PAGE_AHEAD_FILL.0 {
                 self.pager.ask(&self.clusters, used, 2 * used);
             }
             return false;
@@ -1026,9 +1038,21 @@ mod tests {
         }
         assert_eq!(t.pager.wait(), Some(2 * used..4 * used));
         t.clear();
-        assert_eq!(t.pager.wait(), None, "ended by the clearing");
+        assert_eq!(t.pager.wait(), None, "forgotten by the clearing");
         store_all(&mut t, 0..(used * CLUSTER) as u64);
         assert_eq!(found(&t, 0..(used * CLUSTER) as u64), used * CLUSTER);
+        // Not ahead: the growth faults its pages in itself, as it goes.
+        let mut t = Table::with_clusters(used, 4 * used);
+        t.set_page_ahead(false);
+        store_all(&mut t, 0..(used * CLUSTER / 2 - 1) as u64);
+        assert_eq!(t.pager.wait(), None);
+        let mut steps = 0;
+        t.store((used * CLUSTER) as u64, Hand::EMPTY, rec(1, 1, 0), 1);
+        assert!(t.grow_if_half_full(|| {
+            steps += 1;
+            false
+        }));
+        assert_eq!(steps, 1, "one step of 16 MB");
     }
 
     #[test]
