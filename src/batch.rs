@@ -486,18 +486,25 @@ where
             }
             .map(|mut solver| {
                 solver.set_threads(options.threads);
-                // A thread faulting pages in ahead takes a core from a
-                // search when every core runs one.
-                solver.set_page_ahead(jobs * options.threads.max(1) < default_jobs());
                 Mutex::new(solver)
             })
         })
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
     let lending = Lending::new(options, jobs);
-    if let Some(spare) = &lending.spare {
-        for solver in &solvers {
-            let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
+    // A thread faulting a table's pages in ahead takes a core from a search
+    // when every core runs one: the workers' threads, and those the
+    // searches take on the cores of workers never started.
+    let lent = if lending.spare.is_some() {
+        options.unstarted_workers
+    } else {
+        0
+    };
+    let page_ahead = (jobs + lent) * options.threads.max(1) < default_jobs();
+    for solver in &solvers {
+        let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
+        solver.set_page_ahead(page_ahead);
+        if let Some(spare) = &lending.spare {
             solver.set_spare_cores(Some(spare.clone()));
         }
     }
