@@ -144,7 +144,7 @@ impl Default for BatchOptions {
 
 /// The number of cores this process may use (1 when it cannot be told).
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    crate::solver::cores()
 }
 
 /// Workers for problems searched by `threads` threads each: as many as
@@ -492,18 +492,17 @@ where
         .collect::<Result<_, _>>()
         .map_err(|source| BatchError::Table { jobs, source })?;
     let lending = Lending::new(options, jobs);
-    // A thread faulting a table's pages in ahead takes a core from a search
-    // when every core runs one: the workers' threads, and those the
-    // searches take on the cores of workers never started.
+    // The workers' threads, and those the searches take on the cores of
+    // workers never started.
     let lent = if lending.spare.is_some() {
         options.unstarted_workers
     } else {
         0
     };
-    let page_ahead = (jobs + lent) * options.threads.max(1) < default_jobs();
+    let searching = (jobs + lent) * options.threads.max(1);
     for solver in &solvers {
         let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
-        solver.set_page_ahead(page_ahead);
+        solver.set_searching_threads(searching);
         if let Some(spare) = &lending.spare {
             solver.set_spare_cores(Some(spare.clone()));
         }

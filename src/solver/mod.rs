@@ -390,11 +390,14 @@ impl Solver {
         self.progress.clone()
     }
 
-    /// Whether the table's next half is faulted in ahead of its growth, on
-    /// a thread of its own (the default), or by the growth, on the search's
-    /// thread: turn it off where every core already runs a search.
-    pub fn set_page_ahead(&mut self, on: bool) {
-        self.table.set_page_ahead(on);
+    /// The threads searching in this process at once, this solver's and
+    /// any others' (default: none counted). The table's next half is
+    /// faulted in ahead of its growth, on a thread of its own, only while
+    /// they leave a core idle ([`cores`]); else the growth faults it in on
+    /// the search's thread, as a thread of its own would only take time
+    /// from a search.
+    pub fn set_searching_threads(&mut self, n: usize) {
+        self.table.set_page_ahead(n < cores());
     }
 
     /// Makes the whole table resident now, by writing one word per page:
@@ -813,6 +816,11 @@ pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
 
 /// [`is_tsume_line`] with the drops left at the end judged by `rule`
 /// ([`interposition::is_mated_now_by`]).
+/// The number of cores this process may use (1 when it cannot be told).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 pub(crate) fn is_tsume_line_by(
     pos: &Position,
     moves: &[Move],

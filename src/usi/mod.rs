@@ -334,13 +334,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             self.solver = None;
         }
         let threads = self.options.threads;
-        // A thread faulting the table's pages in ahead needs a core the
-        // search leaves idle.
-        let page_ahead =
-            threads.max(1) < std::thread::available_parallelism().map_or(1, |n| n.get());
         if let Some(mut s) = self.solver.take() {
             s.set_threads(threads);
-            s.set_page_ahead(page_ahead);
+            s.set_searching_threads(threads.max(1));
             return Ok(s);
         }
         self.built_hash = self.options.hash_mb;
@@ -356,7 +352,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
         };
         solver.set_threads(threads);
-        solver.set_page_ahead(page_ahead);
+        solver.set_searching_threads(threads.max(1));
         Ok(solver)
     }
 

@@ -38,6 +38,20 @@ struct Job {
     cancel: Arc<AtomicBool>,
 }
 
+impl Job {
+    /// Waits for the thread to end, asking `interrupted` every
+    /// millisecond: whether it ended (else `interrupted` said yes).
+    fn ended(&self, interrupted: &mut impl FnMut() -> bool) -> bool {
+        while !self.handle.is_finished() {
+            if interrupted() {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        true
+    }
+}
+
 impl Pager {
     /// Starts a thread making clusters `from..to` of `clusters` resident
     /// (none of them in use), unless that range was asked for already or a
@@ -92,11 +106,8 @@ impl Pager {
         let Some(j) = job.as_ref() else {
             return Some(0..0);
         };
-        while !j.handle.is_finished() {
-            if interrupted() {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(1));
+        if !j.ended(interrupted) {
+            return None;
         }
         let j = job.take().expect("a job");
         let _ = j.handle.join();
@@ -109,9 +120,7 @@ impl Pager {
     pub(super) fn wait(&self) -> Option<std::ops::Range<usize>> {
         let job = self.job.lock().unwrap_or_else(|e| e.into_inner());
         let j = job.as_ref()?;
-        while !j.handle.is_finished() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        j.ended(&mut || false);
         Some(j.from..j.done.load(Ordering::Acquire))
     }
 
