@@ -814,13 +814,13 @@ pub fn is_tsume_line(pos: &Position, moves: &[Move], attacker: Color) -> bool {
     is_tsume_line_by(pos, moves, attacker, UselessRule::WithinOtherDefences)
 }
 
-/// [`is_tsume_line`] with the drops left at the end judged by `rule`
-/// ([`interposition::is_mated_now_by`]).
 /// The number of cores this process may use (1 when it cannot be told).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// [`is_tsume_line`] with the drops left at the end judged by `rule`
+/// ([`interposition::is_mated_now_by`]).
 pub(crate) fn is_tsume_line_by(
     pos: &Position,
     moves: &[Move],
