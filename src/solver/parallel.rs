@@ -20,7 +20,9 @@
 //! thread of each search still running takes one now and then (every
 //! [`RECRUIT_STEP`] nodes) for a helper that joins the job posted then.
 //! The table turns shared at that moment; the helper gives its core back
-//! when the search ends.
+//! when the search ends. While a helper searches, the helpers grow the
+//! shared table when they see it half full, and so take the new half's
+//! page faults (seconds, for gigabytes) off the main thread.
 //!
 //! Everything a helper stores is a result of the same question in the
 //! same namespace, found by the same rules, so the table holds no less
@@ -130,6 +132,17 @@ pub(crate) struct Crew {
     pub main_nodes: AtomicU64,
     /// Helpers enlisted so far (each numbered by its place).
     enlisted: AtomicU64,
+    /// Helpers searching a job now.
+    searching: AtomicUsize,
+}
+
+/// A helper counted as searching (see [`Crew::searching`]).
+pub(crate) struct Searching<'c>(&'c Crew);
+
+impl Drop for Searching<'_> {
+    fn drop(&mut self) {
+        self.0.searching.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// A helper thread's stack: deep lines go on fresh segments of the heap
@@ -151,12 +164,24 @@ impl Crew {
             nodes: AtomicU64::new(0),
             main_nodes: AtomicU64::new(0),
             enlisted: AtomicU64::new(0),
+            searching: AtomicUsize::new(0),
         }
     }
 
     /// Whether any helper has been enlisted.
     pub fn has_helpers(&self) -> bool {
         self.enlisted.load(Ordering::Relaxed) > 0
+    }
+
+    /// Whether a helper is searching a job now.
+    pub fn helpers_searching(&self) -> bool {
+        self.searching.load(Ordering::Relaxed) > 0
+    }
+
+    /// Counts a helper as searching a job until the guard is dropped.
+    pub(crate) fn searching(&self) -> Searching<'_> {
+        self.searching.fetch_add(1, Ordering::Relaxed);
+        Searching(self)
     }
 
     /// The number of one more helper (from 1).
@@ -238,7 +263,9 @@ pub(crate) fn helper(table: &Table, crew: &Crew, index: u64) {
         search.crew = Some(crew);
         search.helper = index;
         // With infinite thresholds a search returns solved or stopped.
+        let searching = crew.searching();
         search.mid(job.mode, &mut pos, job.path, INF, INF, job.ply);
+        drop(searching);
         crew.nodes
             .fetch_add(search.nodes - search.reported, Ordering::Relaxed);
     }

@@ -185,9 +185,13 @@ impl<'a> Search<'a> {
         if self.nodes >= self.node_limit {
             self.aborted = Some(Limit::Nodes);
         } else if self.nodes & (NODE_STEP - 1) == 0 {
+            // Whether the helpers' nodes together just passed a multiple
+            // of `RECRUIT_STEP`: this helper then looks at the table's fill.
+            let mut helpers_step = false;
             if let Some(crew) = self.crew {
                 if self.helper != 0 {
-                    crew.nodes.fetch_add(NODE_STEP, Ordering::Relaxed);
+                    let before = crew.nodes.fetch_add(NODE_STEP, Ordering::Relaxed);
+                    helpers_step = (before + NODE_STEP) & (RECRUIT_STEP - 1) < NODE_STEP;
                     self.reported += NODE_STEP;
                 } else {
                     crew.main_nodes.store(self.nodes, Ordering::Relaxed);
@@ -215,16 +219,28 @@ impl<'a> Search<'a> {
                     self.unwinding = true;
                     return;
                 }
-                // A shared table grows as the main thread sees it fill.
-                let (stop, deadline) = (self.stop, self.deadline);
-                self.table.grow_if_seen_half_full(|| {
-                    stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
-                });
+                // A shared table grows as the threads see it fill: the
+                // helpers while one searches (the new half's faults then
+                // stop a helper, not the main thread), else the main one.
+                if !self.crew.is_some_and(Crew::helpers_searching) {
+                    self.grow_shared_table();
+                }
                 if let Some(recruit) = self.recruit {
                     recruit();
                 }
+            } else if helpers_step {
+                self.grow_shared_table();
             }
         }
+    }
+
+    /// Grows a shared table when it is seen half full (see
+    /// [`Table::grow_if_seen_half_full`]), giving way to the limits.
+    fn grow_shared_table(&self) {
+        let (stop, deadline) = (self.stop, self.deadline);
+        self.table.grow_if_seen_half_full(|| {
+            stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+        });
     }
 
     /// Whether the defender at `pos`, at the ply bound, escapes the mate
@@ -1179,6 +1195,54 @@ mod tests {
         assert_eq!((r.dn, r.len), (0, DEPTH_ANY));
         assert!(search.aborted.is_none(), "{:?}", search.aborted);
         assert!(search.nodes <= 2 * RECRUIT_STEP, "{} nodes", search.nodes);
+    }
+
+    /// While a helper searches, a shared table grows on a helper, which
+    /// takes the new half's page faults, not on the main thread; with no
+    /// helper searching, on the main thread.
+    #[test]
+    fn a_shared_table_grows_on_a_helper_while_one_searches() {
+        let table = Table::with_clusters(64, 1024);
+        table.share();
+        let fill = |from: u64| {
+            for k in from..from + 400 {
+                let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let r = NodeResult::proven(Hand::EMPTY, 1).record(None);
+                table.store(key, Hand::EMPTY, r, 1);
+            }
+        };
+        fill(0);
+        let crew = Crew::new(u64::MAX);
+        let stop = AtomicBool::new(false);
+        let progress = super::super::SearchProgress::default();
+        let (mut main_reps, mut helper_reps) = (Repetitions::new(64), Repetitions::new(64));
+        let mut main = Search::new(&table, &mut main_reps, &stop, &progress, Color::Black, 0);
+        main.crew = Some(&crew);
+        let mut helper = Search::new(&table, &mut helper_reps, &stop, &progress, Color::Black, 0);
+        helper.crew = Some(&crew);
+        helper.helper = 1;
+        let start = table.bytes();
+        let searching = crew.searching();
+        // The main thread at its step, a helper searching: not grown.
+        main.nodes = RECRUIT_STEP - 1;
+        main.count_node();
+        assert_eq!(table.bytes(), start);
+        // The helpers' nodes short of a step, then past one.
+        helper.nodes = NODE_STEP - 1;
+        helper.count_node();
+        assert_eq!(table.bytes(), start);
+        crew.nodes
+            .store(RECRUIT_STEP - NODE_STEP, Ordering::Relaxed);
+        helper.nodes = 2 * NODE_STEP - 1;
+        helper.count_node();
+        assert_eq!(table.bytes(), 2 * start, "grown by the helper");
+        // No helper searching: the main thread grows it.
+        drop(searching);
+        fill(400);
+        main.nodes = 2 * RECRUIT_STEP - 1;
+        main.count_node();
+        assert_eq!(table.bytes(), 4 * start, "grown by the main thread");
+        assert!(main.aborted.is_none() && helper.aborted.is_none());
     }
 
     /// A plain proof too long for the plies left does not hide what a

@@ -21,8 +21,11 @@
 //! entry is a fact found by some search (or an estimate), so that costs
 //! work again, never a wrong result. A shared table grows as one thread
 //! finds it half full by a sample (see [`Table::grow_if_seen_half_full`]),
-//! while the others go on: an entry stored meanwhile where it no longer
-//! belongs is lost, never misread.
+//! one thread at a time, while the others go on: an entry stored meanwhile
+//! where it no longer belongs is lost, never misread. The growing thread
+//! takes the new half's page faults, so a helper grows it while one
+//! searches (see `super::parallel`), and the main thread only when none
+//! does.
 //!
 //! The table grows: it starts small ([`INITIAL_BYTES`], or the whole
 //! budget when that is less) and doubles, within the memory budget, each
@@ -43,7 +46,8 @@
 //! numbers behind this are in `docs/measurements.md`.)
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
 use super::node::DEPTH_ANY;
 use crate::core::{Hand, Move};
@@ -318,6 +322,8 @@ pub struct Table {
     generation: u8,
     /// Searched by several threads at once (see [`share`](Self::share)).
     shared: AtomicBool,
+    /// Held by the thread growing a shared table (one at a time).
+    growing: AtomicBool,
     /// Makes the next half resident while the search fills this one.
     pager: pager::Pager,
     /// Whether the pager may be used (see [`set_page_ahead`](Self::set_page_ahead)).
@@ -389,7 +395,7 @@ impl Table {
 
     /// A table of `initial` clusters growing to at most `max` (each rounded
     /// down to a power of two).
-    fn with_clusters(initial: usize, max: usize) -> Table {
+    pub(super) fn with_clusters(initial: usize, max: usize) -> Table {
         let max = power_of_two_below(max);
         let initial = power_of_two_below(initial).min(max);
         Table {
@@ -400,6 +406,7 @@ impl Table {
             touched: AtomicUsize::new(initial),
             generation: 1,
             shared: AtomicBool::new(false),
+            growing: AtomicBool::new(false),
             pager: pager::Pager::default(),
             page_ahead: true,
         }
@@ -429,20 +436,27 @@ impl Table {
         self.shared.load(Relaxed)
     }
 
-    /// For a shared table, asked by one thread now and then: doubles the
-    /// clusters in use when a sample of them is half full (the stores of
-    /// several threads are not counted), as
+    /// For a shared table, asked by the searching threads now and then:
+    /// doubles the clusters in use when a sample of them is half full (the
+    /// stores of several threads are not counted), as
     /// [`grow_if_half_full`](Self::grow_if_half_full) does for one thread.
+    /// One thread at a time: asked while another grows the table, returns
+    /// false at once.
     pub fn grow_if_seen_half_full(&self, interrupted: impl FnMut() -> bool) -> bool {
         let used = self.mask() + 1;
         if !self.is_shared() || used == self.clusters.len() {
+            return false;
+        }
+        if self.growing.swap(true, Acquire) {
             return false;
         }
         let fill = self.sampled_fill();
         if self.page_ahead && fill >= 1000 * PAGE_AHEAD_FILL.0 as u32 / PAGE_AHEAD_FILL.1 as u32 {
             self.pager.ask(&self.clusters, used, 2 * used);
         }
-        fill >= 500 && self.grow(interrupted)
+        let grown = fill >= 500 && self.grow(interrupted);
+        self.growing.store(false, Release);
+        grown
     }
 
     /// Permille of live slots among the first thousand clusters in use.
@@ -1164,6 +1178,53 @@ mod shared_tests {
             reader.join().unwrap()
         });
         assert!(checked > 0);
+    }
+
+    /// A shared table grows on one thread at a time: asked while another
+    /// thread is growing it, it does not grow again.
+    #[test]
+    fn one_thread_at_a_time_grows_a_shared_table() {
+        let cluster = std::mem::size_of::<Cluster>();
+        let mut t = Table::with_clusters(4, 64);
+        t.set_page_ahead(false);
+        t.share();
+        for k in 0..16u64 {
+            t.store(k, Hand::EMPTY, consistent(k, 5), 1);
+        }
+        let t = &t;
+        std::thread::scope(|s| {
+            // Made here, so that a failed assertion drops `go` and frees
+            // the grower.
+            let (inside, is_inside) = std::sync::mpsc::channel();
+            let (go, wait_go) = std::sync::mpsc::channel::<()>();
+            let grower = s.spawn(move || {
+                let mut first = true;
+                // Asked before each step of the growth: the first time,
+                // holds the growth until the other thread has asked.
+                t.grow_if_seen_half_full(|| {
+                    if std::mem::take(&mut first) {
+                        inside.send(()).unwrap();
+                        let _ = wait_go.recv();
+                    }
+                    false
+                })
+            });
+            is_inside.recv().unwrap();
+            assert!(
+                !t.grow_if_seen_half_full(|| false),
+                "another thread grows it"
+            );
+            assert_eq!(t.bytes(), 4 * cluster);
+            go.send(()).unwrap();
+            assert!(grower.join().unwrap());
+        });
+        assert_eq!(t.bytes(), 8 * cluster);
+        assert_eq!(
+            (0..16)
+                .filter(|&k| t.probe(k, Hand::EMPTY).is_some())
+                .count(),
+            16
+        );
     }
 
     #[test]
