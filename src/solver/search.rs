@@ -100,6 +100,18 @@ pub(crate) struct Search<'a> {
     pub recruit: Option<&'a dyn Fn()>,
 }
 
+/// The limit a long step (a growth of the table) gives way to: `stop`
+/// set, or `deadline` past.
+fn limit_reached(stop: &AtomicBool, deadline: Option<Instant>) -> Option<Limit> {
+    if stop.load(Ordering::Relaxed) {
+        Some(Limit::Stopped)
+    } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        Some(Limit::Time)
+    } else {
+        None
+    }
+}
+
 /// The root search the main thread posted to its helpers: its namespace,
 /// board key, attacker hand and plies left, by which the main thread looks
 /// it up now and then. A helper that solves it stores it in the table and
@@ -238,9 +250,8 @@ impl<'a> Search<'a> {
     /// [`Table::grow_if_seen_half_full`]), giving way to the limits.
     fn grow_shared_table(&self) {
         let (stop, deadline) = (self.stop, self.deadline);
-        self.table.grow_if_seen_half_full(|| {
-            stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
-        });
+        self.table
+            .grow_if_seen_half_full(|| limit_reached(stop, deadline).is_some());
     }
 
     /// Whether the defender at `pos`, at the ply bound, escapes the mate
@@ -277,13 +288,7 @@ impl<'a> Search<'a> {
             let (stop, deadline) = (self.stop, self.deadline);
             let mut hit = None;
             self.table.grow_if_half_full(|| {
-                hit = if stop.load(Ordering::Relaxed) {
-                    Some(Limit::Stopped)
-                } else if deadline.is_some_and(|d| Instant::now() >= d) {
-                    Some(Limit::Time)
-                } else {
-                    None
-                };
+                hit = limit_reached(stop, deadline);
                 hit.is_some()
             });
             self.aborted = hit;

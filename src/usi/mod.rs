@@ -333,24 +333,24 @@ impl<W: Write + Send + 'static> Engine<W> {
             // Free the old table before allocating the new one.
             self.solver = None;
         }
-        let threads = self.options.threads;
-        if let Some(mut s) = self.solver.take() {
-            s.set_threads(threads);
-            s.set_searching_threads(threads.max(1));
-            return Ok(s);
-        }
-        self.built_hash = self.options.hash_mb;
-        let mut solver = match Solver::try_new(self.options.hash_mb) {
-            Ok(s) => s,
-            Err(e) => {
-                let solver = Solver::new(self.options.hash_mb);
-                self.error(&format!(
-                    "USI_Hash: {e}; using {} MB",
-                    solver.table_budget_mb()
-                ))?;
-                solver
+        let mut solver = match self.solver.take() {
+            Some(s) => s,
+            None => {
+                self.built_hash = self.options.hash_mb;
+                match Solver::try_new(self.options.hash_mb) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let solver = Solver::new(self.options.hash_mb);
+                        self.error(&format!(
+                            "USI_Hash: {e}; using {} MB",
+                            solver.table_budget_mb()
+                        ))?;
+                        solver
+                    }
+                }
             }
         };
+        let threads = self.options.threads;
         solver.set_threads(threads);
         solver.set_searching_threads(threads.max(1));
         Ok(solver)
