@@ -20,9 +20,11 @@
 //! thread of each search still running takes one now and then (every
 //! [`RECRUIT_STEP`] nodes) for a helper that joins the job posted then.
 //! The table turns shared at that moment; the helper gives its core back
-//! when the search ends. While a helper searches, the helpers grow the
-//! shared table when they see it half full, and so take the new half's
-//! page faults (seconds, for gigabytes) off the main thread.
+//! when the search ends. The helpers grow the shared table when they see
+//! it half full, and so take the new half's page faults (seconds, for
+//! gigabytes) off the main thread: while one searches, at its own steps;
+//! while none does, one waiting for a job when the main thread asks
+//! ([`Crew::ask_growth`]). The main thread grows it only with no helper.
 //!
 //! Everything a helper stores is a result of the same question in the
 //! same namespace, found by the same rules, so the table holds no less
@@ -134,6 +136,20 @@ pub(crate) struct Crew {
     enlisted: AtomicU64,
     /// Helpers searching a job now.
     searching: AtomicUsize,
+    /// Set by the main thread when it would grow the shared table while no
+    /// helper searches: a helper waiting for a job grows it instead.
+    growth_asked: AtomicBool,
+    /// Helper threads running their loop (enlisted ones whose thread has
+    /// started and not ended).
+    running: AtomicUsize,
+}
+
+/// What a helper waiting on its crew is given to do.
+enum Task {
+    Search(Arc<Job>),
+    /// Grow the shared table if it is seen half full (see
+    /// [`Crew::ask_growth`]).
+    Grow,
 }
 
 /// A helper counted as searching (see [`Crew::searching`]).
@@ -165,7 +181,15 @@ impl Crew {
             main_nodes: AtomicU64::new(0),
             enlisted: AtomicU64::new(0),
             searching: AtomicUsize::new(0),
+            growth_asked: AtomicBool::new(false),
+            running: AtomicUsize::new(0),
         }
+    }
+
+    /// Whether a helper thread is running its loop: one that does not
+    /// search now waits for a job, and takes a growth asked for.
+    pub fn helpers_running(&self) -> bool {
+        self.running.load(Ordering::Relaxed) > 0
     }
 
     /// Whether any helper has been enlisted.
@@ -182,6 +206,15 @@ impl Crew {
     pub(crate) fn searching(&self) -> Searching<'_> {
         self.searching.fetch_add(1, Ordering::Relaxed);
         Searching(self)
+    }
+
+    /// Asks a helper waiting for a job to grow the shared table when it
+    /// sees it half full: the main thread, which would otherwise grow it,
+    /// goes on searching while the helper takes the page faults.
+    pub fn ask_growth(&self) {
+        let _posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        self.growth_asked.store(true, Ordering::Relaxed);
+        self.wake.notify_one();
     }
 
     /// The number of one more helper (from 1).
@@ -221,9 +254,9 @@ impl Crew {
         self.wake.notify_all();
     }
 
-    /// The next job not yet taken (by number), or `None` when the helpers
-    /// are to end.
-    fn next_job(&self, taken: &mut u64) -> Option<Arc<Job>> {
+    /// The next job not yet taken (by number), else a growth asked for;
+    /// `None` when the helpers are to end.
+    fn next_task(&self, taken: &mut u64) -> Option<Task> {
         let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if self.done.load(Ordering::Relaxed) {
@@ -233,7 +266,10 @@ impl Crew {
                 && let Some(job) = &posted.1
             {
                 *taken = posted.0;
-                return Some(job.clone());
+                return Some(Task::Search(job.clone()));
+            }
+            if self.growth_asked.swap(false, Ordering::Relaxed) {
+                return Some(Task::Grow);
             }
             posted = self.wake.wait(posted).unwrap_or_else(|e| e.into_inner());
         }
@@ -245,8 +281,19 @@ impl Crew {
 pub(crate) fn helper(table: &Table, crew: &Crew, index: u64) {
     let mut reps = Repetitions::new(1 << 18);
     let progress = SearchProgress::default();
+    crew.running.fetch_add(1, Ordering::Relaxed);
     let mut taken = 0;
-    while let Some(job) = crew.next_job(&mut taken) {
+    while let Some(task) = crew.next_task(&mut taken) {
+        let job = match task {
+            Task::Search(job) => job,
+            Task::Grow => {
+                // Gives way to the end of the search only: a job posted
+                // meanwhile waits for the growth, as the main thread's
+                // search would have.
+                table.grow_if_seen_half_full(|| crew.done.load(Ordering::Relaxed));
+                continue;
+            }
+        };
         reps.clear();
         for &(board, hand) in &job.stack {
             reps.push(board, hand);
@@ -269,11 +316,65 @@ pub(crate) fn helper(table: &Table, crew: &Crew, index: u64) {
         crew.nodes
             .fetch_add(search.nodes - search.reported, Ordering::Relaxed);
     }
+    crew.running.fetch_sub(1, Ordering::Relaxed);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::SpareCores;
+    use super::*;
+    use crate::core::Hand;
+    use crate::solver::node::NodeResult;
+
+    /// The main thread at its step, a shared table half full and a helper
+    /// thread running but searching nothing: the main thread asks and goes
+    /// on, and the helper grows the table when it next waits for a job (so
+    /// the new half's page faults stop it, not the main thread). With no
+    /// helper thread the main thread grows it itself.
+    #[test]
+    fn a_helper_waiting_for_a_job_grows_the_shared_table() {
+        let table = Table::with_clusters(64, 1024);
+        table.share();
+        let fill = |from: u64| {
+            for k in from..from + 400 {
+                let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let r = NodeResult::proven(Hand::EMPTY, 1).record(None);
+                table.store(key, Hand::EMPTY, r, 1);
+            }
+        };
+        fill(0);
+        let crew = Crew::new(u64::MAX);
+        let stop = AtomicBool::new(false);
+        let progress = SearchProgress::default();
+        let mut reps = Repetitions::new(64);
+        let mut main = Search::new(&table, &mut reps, &stop, &progress, Color::Black, 0);
+        main.crew = Some(&crew);
+        let start = table.bytes();
+        // No helper thread: the main thread grows it at its step.
+        main.nodes = RECRUIT_STEP - 1;
+        main.count_node();
+        assert_eq!(table.bytes(), 2 * start, "grown by the main thread");
+        fill(400);
+        // A helper thread running, waiting for a job (counted by hand
+        // here, so the main thread's step comes first).
+        crew.running.fetch_add(1, Ordering::Relaxed);
+        main.nodes = 2 * RECRUIT_STEP - 1;
+        main.count_node();
+        assert_eq!(table.bytes(), 2 * start, "left to the helper");
+        assert!(crew.growth_asked.load(Ordering::Relaxed));
+        std::thread::scope(|scope| {
+            let (table, crew) = (&table, &crew);
+            let helper = scope.spawn(move || helper(table, crew, crew.enlist()));
+            let asked = std::time::Instant::now();
+            while table.bytes() == 2 * start && asked.elapsed().as_secs() < 10 {
+                std::thread::yield_now();
+            }
+            crew.finish();
+            helper.join().unwrap();
+        });
+        assert_eq!(table.bytes(), 4 * start, "grown by the helper");
+        assert!(!crew.growth_asked.load(Ordering::Relaxed));
+        assert!(main.aborted.is_none());
+    }
 
     /// A core is taken only while one is free; one given back unused
     /// (no thread could be started on it) is free again and not counted

@@ -231,11 +231,15 @@ impl<'a> Search<'a> {
                     self.unwinding = true;
                     return;
                 }
-                // A shared table grows as the threads see it fill: the
-                // helpers while one searches (the new half's faults then
-                // stop a helper, not the main thread), else the main one.
-                if !self.crew.is_some_and(Crew::helpers_searching) {
-                    self.grow_shared_table();
+                // A shared table grows as the threads see it fill, on a
+                // helper when there is one (the new half's faults then stop
+                // it, not the main thread): while one searches, at its own
+                // steps; else one waiting for a job is asked. With no
+                // helper, the main thread grows it.
+                match self.crew {
+                    Some(crew) if crew.helpers_searching() => {}
+                    Some(crew) if crew.helpers_running() => crew.ask_growth(),
+                    _ => self.grow_shared_table(),
                 }
                 if let Some(recruit) = self.recruit {
                     recruit();
@@ -1241,7 +1245,7 @@ mod tests {
         helper.nodes = 2 * NODE_STEP - 1;
         helper.count_node();
         assert_eq!(table.bytes(), 2 * start, "grown by the helper");
-        // No helper searching: the main thread grows it.
+        // No helper thread: the main thread grows it.
         drop(searching);
         fill(400);
         main.nodes = 2 * RECRUIT_STEP - 1;
