@@ -322,8 +322,6 @@ pub(crate) fn helper(table: &Table, crew: &Crew, index: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Hand;
-    use crate::solver::node::NodeResult;
 
     /// The main thread at its step, a shared table half full and a helper
     /// thread running but searching nothing: the main thread asks and goes
@@ -334,14 +332,7 @@ mod tests {
     fn a_helper_waiting_for_a_job_grows_the_shared_table() {
         let table = Table::with_clusters(64, 1024);
         table.share();
-        let fill = |from: u64| {
-            for k in from..from + 400 {
-                let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                let r = NodeResult::proven(Hand::EMPTY, 1).record(None);
-                table.store(key, Hand::EMPTY, r, 1);
-            }
-        };
-        fill(0);
+        table.fill_for_growth_tests(0);
         let crew = Crew::new(u64::MAX);
         let stop = AtomicBool::new(false);
         let progress = SearchProgress::default();
@@ -353,7 +344,7 @@ mod tests {
         main.nodes = RECRUIT_STEP - 1;
         main.count_node();
         assert_eq!(table.bytes(), 2 * start, "grown by the main thread");
-        fill(400);
+        table.fill_for_growth_tests(400);
         // A helper thread running, waiting for a job (counted by hand
         // here, so the main thread's step comes first).
         crew.running.fetch_add(1, Ordering::Relaxed);

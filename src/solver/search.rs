@@ -1208,19 +1208,13 @@ mod tests {
 
     /// While a helper searches, a shared table grows on a helper, which
     /// takes the new half's page faults, not on the main thread; with no
-    /// helper searching, on the main thread.
+    /// helper thread, on the main thread (with one waiting for a job, see
+    /// `parallel::tests`).
     #[test]
     fn a_shared_table_grows_on_a_helper_while_one_searches() {
         let table = Table::with_clusters(64, 1024);
         table.share();
-        let fill = |from: u64| {
-            for k in from..from + 400 {
-                let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                let r = NodeResult::proven(Hand::EMPTY, 1).record(None);
-                table.store(key, Hand::EMPTY, r, 1);
-            }
-        };
-        fill(0);
+        table.fill_for_growth_tests(0);
         let crew = Crew::new(u64::MAX);
         let stop = AtomicBool::new(false);
         let progress = super::super::SearchProgress::default();
@@ -1247,7 +1241,7 @@ mod tests {
         assert_eq!(table.bytes(), 2 * start, "grown by the helper");
         // No helper thread: the main thread grows it.
         drop(searching);
-        fill(400);
+        table.fill_for_growth_tests(400);
         main.nodes = 2 * RECRUIT_STEP - 1;
         main.count_node();
         assert_eq!(table.bytes(), 4 * start, "grown by the main thread");
