@@ -23,9 +23,9 @@
 //! finds it half full by a sample (see [`Table::grow_if_seen_half_full`]),
 //! one thread at a time, while the others go on: an entry stored meanwhile
 //! where it no longer belongs is lost, never misread. The growing thread
-//! takes the new half's page faults, so a helper grows it while one
-//! searches (see `super::parallel`), and the main thread only when none
-//! does.
+//! takes the new half's page faults, so a helper grows it whenever a
+//! helper thread runs (see `super::parallel`), and the main thread only
+//! before the first one starts.
 //!
 //! The table grows: it starts small ([`INITIAL_BYTES`], or the whole
 //! budget when that is less) and doubles, within the memory budget, each
