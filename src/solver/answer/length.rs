@@ -236,7 +236,9 @@ impl TsumeSearch<'_, '_> {
     /// the mate known (`upper - 2`) until a search finds no mate there,
     /// each after settling the mate's line from its end
     /// ([`settle_line_from_end`](Self::settle_line_from_end)): the line kept
-    /// when the mate was proven, else the one the table knows.
+    /// when the mate was proven, else the one read then
+    /// ([`mate_line`](Self::mate_line)). A line of another length is not
+    /// settled.
     /// Every bound below `least` is known to hold no mate.
     fn shortest_from_above(
         &mut self,
@@ -251,7 +253,7 @@ impl TsumeSearch<'_, '_> {
                 .proven_line
                 .clone()
                 .filter(|l| l.len() as u32 == upper)
-                .or_else(|| self.known_line(pos, false, upper));
+                .or_else(|| self.mate_line(pos, upper));
             let settled = line.map(|line| self.settle_line_from_end(pos, &line, upper));
             if debug {
                 eprintln!(
@@ -533,12 +535,12 @@ impl TsumeSearch<'_, '_> {
     }
 
     /// Keeps the line of the mate within `bound` just proven from `root`
-    /// ([`known_line`](Self::known_line) along the mates): the searches
+    /// ([`mate_line`](Self::mate_line)): the searches
     /// that follow (a bound with no mate, up to the limit) can replace the
     /// entries it is read from, and a line read at the end may then follow
     /// a weaker defence, far shorter.
     fn keep_proven_line(&mut self, root: &Position, bound: u32) {
-        if let Some(line) = self.known_line(root, false, bound) {
+        if let Some(line) = self.mate_line(root, bound) {
             self.keep_line(root, line);
         }
     }
@@ -805,7 +807,7 @@ mod tests {
     use hashbrown::HashSet;
 
     use super::super::TsumeSearch;
-    use crate::core::movegen::is_checkmate;
+    use crate::core::movegen::{MoveList, generate_checks, generate_evasions, is_checkmate};
     use crate::core::{Color, Position};
     use crate::solver::Solver;
     use crate::solver::interposition::UselessRule;
@@ -831,6 +833,25 @@ mod tests {
         let mut search = solver.search(Color::Black, 0, u64::MAX, None);
         let mut t = TsumeSearch::new(&mut search, pos, UselessRule::default());
         f(&mut t)
+    }
+
+    /// The shortest mate the table of `t` knows from `pos`, under tsume
+    /// counting or plain.
+    fn known_mate(t: &TsumeSearch, pos: &Position) -> Option<u32> {
+        [t.counting, Counting::Plain]
+            .into_iter()
+            .filter_map(|c| t.mate_known_in(c, pos))
+            .min()
+    }
+
+    /// Forgets what the table of `t` knows of `pos`'s board, in both
+    /// namespaces, as a replacement would.
+    fn forget(t: &TsumeSearch, pos: &Position) {
+        for c in [t.counting, Counting::Plain] {
+            t.search
+                .table
+                .forget(pos.board_key() ^ c.salt(t.search.base_salt));
+        }
     }
 
     /// Proves `pos` (the root of `t`) mated by a plain search, as the first
@@ -893,6 +914,95 @@ mod tests {
         assert!(is_tsume_line(&pos, &line, Color::Black), "{line:?}");
         assert_eq!(line.len() as u32, len);
         assert!(line[1].is_drop(), "{}", line[1]);
+    }
+
+    /// A defence of a proven mate that the table lost (entries that cost
+    /// little are replaced first) is proven again when the mate's line is
+    /// read for settling: the line keeps the proven length, where the walk
+    /// along what the table knows follows a shorter defence. musou-084 (29
+    /// plies), the entry of the defence the line follows forgotten at the
+    /// deepest defender's turn where the other defences are mated sooner.
+    #[test]
+    fn the_line_of_a_mate_proves_again_a_defence_the_table_lost() {
+        let pos = musou("084");
+        with_search(&pos, 256, |t| {
+            let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
+                panic!("mated within 29");
+            };
+            let line = t.known_line(&pos, false, len).expect("a line");
+            assert_eq!(line.len() as u32, len);
+            let mut p = pos.clone();
+            let mut lost = None;
+            for (ply, &m) in (0..).zip(&line) {
+                let left = len - ply;
+                if p.side_to_move() == Color::White {
+                    let mut moves = MoveList::new();
+                    generate_evasions(&p, &mut moves);
+                    let others: Vec<Option<u32>> = moves
+                        .iter()
+                        .filter(|&&e| e != m)
+                        .map(|&e| known_mate(t, &p.after(e)))
+                        .collect();
+                    if others.iter().any(Option::is_some)
+                        && others.iter().flatten().all(|&l| l + 1 < left)
+                    {
+                        lost = Some(p.after(m));
+                    }
+                }
+                p.do_move(m);
+            }
+            let lost = lost.expect("a defender's turn with shorter defences beside the line's");
+            forget(t, &lost);
+            let walked = t.known_line(&pos, false, len).expect("a line");
+            assert!(walked.len() < line.len(), "{} plies", walked.len());
+            let read = t.mate_line(&pos, len).expect("a line");
+            assert_eq!(read.len() as u32, len);
+            assert!(is_tsume_line(&pos, &read, Color::Black), "{read:?}");
+        });
+    }
+
+    /// Likewise at the attacker's turn: where the table lost the defender's
+    /// position after the only check known to mate in time, the mate's
+    /// line proves the defences of the check stored with the position's
+    /// proof again (musou-084, at the deepest such turn of its line before
+    /// the mate in one).
+    #[test]
+    fn the_line_of_a_mate_proves_again_a_check_the_table_lost() {
+        let pos = musou("084");
+        with_search(&pos, 256, |t| {
+            let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
+                panic!("mated within 29");
+            };
+            let line = t.known_line(&pos, false, len).expect("a line");
+            assert_eq!(line.len() as u32, len);
+            let mut p = pos.clone();
+            let mut lost = None;
+            for (ply, &m) in (0..).zip(&line) {
+                let left = len - ply;
+                if p.side_to_move() == Color::Black && left >= 3 {
+                    let mut checks = MoveList::new();
+                    generate_checks(&p, &mut checks);
+                    if checks
+                        .iter()
+                        .filter(|&&c| c != m)
+                        .all(|&c| known_mate(t, &p.after(c)).is_none_or(|l| l >= left))
+                    {
+                        lost = Some(p.after(m));
+                    }
+                }
+                p.do_move(m);
+            }
+            let lost = lost.expect("an attacker's turn with one check known to mate in time");
+            forget(t, &lost);
+            let walked = t.known_line(&pos, false, len);
+            assert!(
+                walked.as_ref().is_none_or(|l| l.len() != line.len()),
+                "{walked:?}"
+            );
+            let read = t.mate_line(&pos, len).expect("a line");
+            assert_eq!(read.len() as u32, len);
+            assert!(is_tsume_line(&pos, &read, Color::Black), "{read:?}");
+        });
     }
 
     /// Where the table knows no check whose mate fits in the plies left

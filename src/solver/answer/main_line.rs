@@ -19,6 +19,10 @@ use super::{TsumeSearch, final_hand};
 /// the line (see [`TsumeSearch::drop_lasts`]).
 const DROP_TEST_NODES: u64 = 10_000;
 
+/// The budget of each defence the table lost, proven again where the line
+/// of a mate would fall short (see [`TsumeSearch::mate_line`]).
+const LOST_DEFENCE_NODES: u64 = 100_000;
+
 /// How [`TsumeSearch::lasting_defences`] ended.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Lasting {
@@ -532,58 +536,163 @@ impl TsumeSearch<'_, '_> {
         by_resistance: bool,
         bound: u32,
     ) -> Option<Vec<Move>> {
+        self.read_line(root, by_resistance, bound, false)
+    }
+
+    /// The line of the mate within `bound` just proven from `root`, read
+    /// as [`known_line`](Self::known_line) reads it, with what the table
+    /// lost of that mate proven again (each within [`LOST_DEFENCE_NODES`],
+    /// with nothing on the path) where the line would otherwise fall short
+    /// of it: at a defender's turn where no defence is known to last the
+    /// plies left, each defence whose mate the table does not know in
+    /// time; at the attacker's turn where no check is known to mate in
+    /// time, the defences of the check stored with the position's proof.
+    /// Entries that cost little to find are replaced first, so a long
+    /// mate's table can lose a defence while keeping the rest; read
+    /// without it, the line follows a shorter defence, and the bound under
+    /// that mate goes without its line settled (`docs/measurements.md`).
+    /// Where the table knows a shorter way (a shorter mate at the
+    /// attacker's turn, or no longer defence found again), the line is
+    /// read on from there as that much shorter.
+    pub(super) fn mate_line(&mut self, root: &Position, bound: u32) -> Option<Vec<Move>> {
+        self.read_line(root, false, bound, true)
+    }
+
+    /// [`known_line`](Self::known_line), and with `repair`
+    /// [`mate_line`](Self::mate_line).
+    fn read_line(
+        &mut self,
+        root: &Position,
+        by_resistance: bool,
+        bound: u32,
+        repair: bool,
+    ) -> Option<Vec<Move>> {
         let attacker = self.search.attacker;
         let rule = self.line_rule();
         let mated_now = |pos: &Position| !has_counted_evasion(pos) && is_mated_now_by(pos, rule);
         let mut pos = root.clone();
         let mut line = Vec::new();
         let mut seen = HashSet::new();
+        // Plies the line is known to fall short of `bound` (with `repair`).
+        let mut short = 0;
         loop {
             if !seen.insert(pos.key()) || line.len() >= MAX_LINE as usize {
                 return None;
             }
             // A move fits when the mate known after it does.
-            let left = bound.saturating_sub(line.len() as u32);
+            let left = bound.saturating_sub(line.len() as u32 + short);
             let m = if pos.side_to_move() == attacker {
-                shortest_known_check(&pos, mated_now, |child| {
-                    self.known_mate(child).filter(|&l| l < left)
-                })
-                .or_else(|| shortest_known_check(&pos, mated_now, |child| self.known_mate(child)))?
-                .1
+                let fitting = |t: &Self| {
+                    shortest_known_check(&pos, mated_now, |child| {
+                        t.known_mate(child).filter(|&l| l < left)
+                    })
+                };
+                let mut found = fitting(self);
+                if repair && found.is_none() && left > 1 {
+                    // The defences of the check the position's proof
+                    // stored, the table having lost what they are.
+                    if let Some(m) = self.proven_check(&pos, left) {
+                        self.prove_lost(&pos.after(m), left - 1);
+                        found = fitting(self);
+                    }
+                }
+                let (mated, m) = found.or_else(|| {
+                    shortest_known_check(&pos, mated_now, |child| self.known_mate(child))
+                })?;
+                if repair && mated + 1 < left {
+                    short += left - 1 - mated;
+                }
+                m
             } else {
                 if mated_now(&pos) {
                     return Some(line);
                 }
                 let mut moves = MoveList::new();
                 generate_evasions(&pos, &mut moves);
-                let mut best: Option<((bool, u32, u32), Move)> = None;
-                for &m in moves.iter() {
-                    let child = pos.after(m);
-                    let Some(mated) = self.known_mate(&child) else {
-                        continue;
-                    };
-                    let resists = if by_resistance {
-                        self.search
-                            .table
-                            .probe(
-                                child.board_key() ^ self.counting.salt(self.search.base_salt),
-                                child.hand(attacker),
-                            )
-                            .filter(|p| p.dn == 0)
-                            .map_or(0, |p| u32::from(p.len) + 1)
-                    } else {
-                        0
-                    };
-                    let score = (mated < left, resists, mated);
-                    if best.is_none_or(|(b, _)| score > b) {
-                        best = Some((score, m));
+                let mut best = self.known_defence(&pos, &moves, left, by_resistance);
+                // No defence known, or none known to last the plies left.
+                let falls_short = |best: &Option<((bool, u32, u32), Move)>| {
+                    best.is_none_or(|((_, _, mated), _)| mated + 1 < left)
+                };
+                if repair && left > 1 && falls_short(&best) {
+                    for &m in moves.iter() {
+                        let child = pos.after(m);
+                        if self.known_mate(&child).is_none_or(|l| l >= left) {
+                            self.prove_lost(&child, left - 1);
+                        }
                     }
+                    best = self.known_defence(&pos, &moves, left, by_resistance);
                 }
-                best?.1
+                let ((_, _, mated), m) = best?;
+                if repair && mated + 1 < left {
+                    short += left - 1 - mated;
+                }
+                m
             };
             pos.do_move(m);
             line.push(m);
         }
+    }
+
+    /// The defence [`known_line`](Self::known_line) follows at `pos` (the
+    /// defender to move, `moves` its evasions, `left` plies left), with its
+    /// score: whether its known mate fits, how long it resists (when
+    /// `by_resistance`), its known mate.
+    fn known_defence(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        left: u32,
+        by_resistance: bool,
+    ) -> Option<((bool, u32, u32), Move)> {
+        let attacker = self.search.attacker;
+        let mut best: Option<((bool, u32, u32), Move)> = None;
+        for &m in moves.iter() {
+            let child = pos.after(m);
+            let Some(mated) = self.known_mate(&child) else {
+                continue;
+            };
+            let resists = if by_resistance {
+                self.search
+                    .table
+                    .probe(
+                        child.board_key() ^ self.counting.salt(self.search.base_salt),
+                        child.hand(attacker),
+                    )
+                    .filter(|p| p.dn == 0)
+                    .map_or(0, |p| u32::from(p.len) + 1)
+            } else {
+                0
+            };
+            let score = (mated < left, resists, mated);
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, m));
+            }
+        }
+        best
+    }
+
+    /// The check stored with the proof of `pos` (the attacker to move)
+    /// within `left` plies, when the table has it.
+    fn proven_check(&self, pos: &Position, left: u32) -> Option<Move> {
+        let m = self
+            .search
+            .probe_within(self.counting, pos, left)
+            .filter(|p| p.pn == 0 && u32::from(p.len) <= left)?
+            .mv?;
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        checks.iter().any(|&c| c == m).then_some(m)
+    }
+
+    /// Proves `child` mated within `bound` again, with nothing on the path
+    /// and within [`LOST_DEFENCE_NODES`] (see [`mate_line`](Self::mate_line)).
+    fn prove_lost(&mut self, child: &Position, bound: u32) {
+        self.with_empty_path(|t| {
+            t.enter(child);
+            t.budgeted(LOST_DEFENCE_NODES, |t| t.within(child, bound));
+            t.leave();
+        });
     }
 
     /// The length of a mate the table knows from `pos` (attacker to
