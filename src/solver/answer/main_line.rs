@@ -682,7 +682,7 @@ impl TsumeSearch<'_, '_> {
             .mv?;
         let mut checks = MoveList::new();
         generate_checks(pos, &mut checks);
-        checks.iter().any(|&c| c == m).then_some(m)
+        checks.contains(&m).then_some(m)
     }
 
     /// Proves `child` mated within `bound` again, with nothing on the path
