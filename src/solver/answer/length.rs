@@ -808,7 +808,7 @@ mod tests {
 
     use super::super::TsumeSearch;
     use crate::core::movegen::{MoveList, generate_checks, generate_evasions, is_checkmate};
-    use crate::core::{Color, Position};
+    use crate::core::{Color, Move, Position};
     use crate::solver::Solver;
     use crate::solver::interposition::UselessRule;
     use crate::solver::is_tsume_line;
@@ -924,40 +924,18 @@ mod tests {
     /// deepest defender's turn where the other defences are mated sooner.
     #[test]
     fn the_line_of_a_mate_proves_again_a_defence_the_table_lost() {
-        let pos = musou("084");
-        with_search(&pos, 256, |t| {
-            let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
-                panic!("mated within 29");
-            };
-            let line = t.known_line(&pos, false, len).expect("a line");
-            assert_eq!(line.len() as u32, len);
-            let mut p = pos.clone();
-            let mut lost = None;
-            for (ply, &m) in (0..).zip(&line) {
-                let left = len - ply;
-                if p.side_to_move() == Color::White {
-                    let mut moves = MoveList::new();
-                    generate_evasions(&p, &mut moves);
-                    let others: Vec<Option<u32>> = moves
-                        .iter()
-                        .filter(|&&e| e != m)
-                        .map(|&e| known_mate(t, &p.after(e)))
-                        .collect();
-                    if others.iter().any(Option::is_some)
-                        && others.iter().flatten().all(|&l| l + 1 < left)
-                    {
-                        lost = Some(p.after(m));
-                    }
-                }
-                p.do_move(m);
+        line_read_with_an_entry_lost(|t, p, m, left| {
+            if p.side_to_move() != Color::White {
+                return false;
             }
-            let lost = lost.expect("a defender's turn with shorter defences beside the line's");
-            forget(t, &lost);
-            let walked = t.known_line(&pos, false, len).expect("a line");
-            assert!(walked.len() < line.len(), "{} plies", walked.len());
-            let read = t.mate_line(&pos, len).expect("a line");
-            assert_eq!(read.len() as u32, len);
-            assert!(is_tsume_line(&pos, &read, Color::Black), "{read:?}");
+            let mut moves = MoveList::new();
+            generate_evasions(p, &mut moves);
+            let others: Vec<Option<u32>> = moves
+                .iter()
+                .filter(|&&e| e != m)
+                .map(|&e| known_mate(t, &p.after(e)))
+                .collect();
+            others.iter().any(Option::is_some) && others.iter().flatten().all(|&l| l + 1 < left)
         });
     }
 
@@ -968,6 +946,25 @@ mod tests {
     /// the mate in one).
     #[test]
     fn the_line_of_a_mate_proves_again_a_check_the_table_lost() {
+        line_read_with_an_entry_lost(|t, p, m, left| {
+            if p.side_to_move() != Color::Black || left < 3 {
+                return false;
+            }
+            let mut checks = MoveList::new();
+            generate_checks(p, &mut checks);
+            checks
+                .iter()
+                .filter(|&&c| c != m)
+                .all(|&c| known_mate(t, &p.after(c)).is_none_or(|l| l >= left))
+        });
+    }
+
+    /// Proves musou-084 mated within 29 and reads its line; forgets the
+    /// position after the move of the line's deepest turn that `pick`
+    /// takes (given the position, the line's move and the plies left);
+    /// then the walk along what the table knows no longer reads a line of
+    /// the mate's length, and [`TsumeSearch::mate_line`] does.
+    fn line_read_with_an_entry_lost(pick: impl Fn(&TsumeSearch, &Position, Move, u32) -> bool) {
         let pos = musou("084");
         with_search(&pos, 256, |t| {
             let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
@@ -978,22 +975,12 @@ mod tests {
             let mut p = pos.clone();
             let mut lost = None;
             for (ply, &m) in (0..).zip(&line) {
-                let left = len - ply;
-                if p.side_to_move() == Color::Black && left >= 3 {
-                    let mut checks = MoveList::new();
-                    generate_checks(&p, &mut checks);
-                    if checks
-                        .iter()
-                        .filter(|&&c| c != m)
-                        .all(|&c| known_mate(t, &p.after(c)).is_none_or(|l| l >= left))
-                    {
-                        lost = Some(p.after(m));
-                    }
+                if pick(t, &p, m, len - ply) {
+                    lost = Some(p.after(m));
                 }
                 p.do_move(m);
             }
-            let lost = lost.expect("an attacker's turn with one check known to mate in time");
-            forget(t, &lost);
+            forget(t, &lost.expect("a turn to forget"));
             let walked = t.known_line(&pos, false, len);
             assert!(
                 walked.as_ref().is_none_or(|l| l.len() != line.len()),
