@@ -835,15 +835,6 @@ mod tests {
         f(&mut t)
     }
 
-    /// The shortest mate the table of `t` knows from `pos`, under tsume
-    /// counting or plain.
-    fn known_mate(t: &TsumeSearch, pos: &Position) -> Option<u32> {
-        [t.counting, Counting::Plain]
-            .into_iter()
-            .filter_map(|c| t.mate_known_in(c, pos))
-            .min()
-    }
-
     /// Forgets what the table of `t` knows of `pos`'s board, in both
     /// namespaces, as a replacement would.
     fn forget(t: &TsumeSearch, pos: &Position) {
@@ -933,7 +924,7 @@ mod tests {
             let others: Vec<Option<u32>> = moves
                 .iter()
                 .filter(|&&e| e != m)
-                .map(|&e| known_mate(t, &p.after(e)))
+                .map(|&e| t.known_mate(&p.after(e)))
                 .collect();
             others.iter().any(Option::is_some) && others.iter().flatten().all(|&l| l + 1 < left)
         });
@@ -955,7 +946,7 @@ mod tests {
             checks
                 .iter()
                 .filter(|&&c| c != m)
-                .all(|&c| known_mate(t, &p.after(c)).is_none_or(|l| l >= left))
+                .all(|&c| t.known_mate(&p.after(c)).is_none_or(|l| l >= left))
         });
     }
 

@@ -697,7 +697,7 @@ impl TsumeSearch<'_, '_> {
 
     /// The length of a mate the table knows from `pos` (attacker to
     /// move), under tsume counting or plain.
-    fn known_mate(&self, pos: &Position) -> Option<u32> {
+    pub(super) fn known_mate(&self, pos: &Position) -> Option<u32> {
         [self.counting, Counting::Plain]
             .into_iter()
             .filter_map(|c| self.mate_known_in(c, pos))
