@@ -807,12 +807,14 @@ mod tests {
     use hashbrown::HashSet;
 
     use super::super::TsumeSearch;
+    use super::super::main_line::shortest_known_check;
     use crate::core::movegen::{MoveList, generate_checks, generate_evasions, is_checkmate};
     use crate::core::{Color, Move, Position};
     use crate::solver::Solver;
     use crate::solver::interposition::UselessRule;
     use crate::solver::is_tsume_line;
     use crate::solver::mode::{Bounded, Counting, Mode};
+    use crate::solver::tt::{INF, Record};
 
     /// The position of 将棋無双 problem `number` in problems/musou.tsv.
     fn musou(number: &str) -> Position {
@@ -915,9 +917,9 @@ mod tests {
     /// deepest defender's turn where the other defences are mated sooner.
     #[test]
     fn the_line_of_a_mate_proves_again_a_defence_the_table_lost() {
-        line_read_with_an_entry_lost(|t, p, m, left| {
+        line_read_with_an_entry_changed(|t, p, m, left| {
             if p.side_to_move() != Color::White {
-                return false;
+                return None;
             }
             let mut moves = MoveList::new();
             generate_evasions(p, &mut moves);
@@ -926,7 +928,8 @@ mod tests {
                 .filter(|&&e| e != m)
                 .map(|&e| t.known_mate(&p.after(e)))
                 .collect();
-            others.iter().any(Option::is_some) && others.iter().flatten().all(|&l| l + 1 < left)
+            (others.iter().any(Option::is_some) && others.iter().flatten().all(|&l| l + 1 < left))
+                .then(|| (p.after(m), None))
         });
     }
 
@@ -937,9 +940,9 @@ mod tests {
     /// the mate in one).
     #[test]
     fn the_line_of_a_mate_proves_again_a_check_the_table_lost() {
-        line_read_with_an_entry_lost(|t, p, m, left| {
+        line_read_with_an_entry_changed(|t, p, m, left| {
             if p.side_to_move() != Color::Black || left < 3 {
-                return false;
+                return None;
             }
             let mut checks = MoveList::new();
             generate_checks(p, &mut checks);
@@ -947,15 +950,46 @@ mod tests {
                 .iter()
                 .filter(|&&c| c != m)
                 .all(|&c| t.known_mate(&p.after(c)).is_none_or(|l| l >= left))
+                .then(|| (p.after(m), None))
         });
     }
 
-    /// Proves musou-084 mated within 29 and reads its line; forgets the
-    /// position after the move of the line's deepest turn that `pick`
-    /// takes (given the position, the line's move and the plies left);
-    /// then the walk along what the table knows no longer reads a line of
-    /// the mate's length, and [`TsumeSearch::mate_line`] does.
-    fn line_read_with_an_entry_lost(pick: impl Fn(&TsumeSearch, &Position, Move, u32) -> bool) {
+    /// A defence whose stored mate is longer than the one the table knows
+    /// after the attacker's reply (a proof stores the length of the mate it
+    /// found, not the shortest) is not taken for the longest when the
+    /// mate's line is read for settling. musou-084 (29 plies), at the
+    /// deepest defender's turn where a defence mated sooner comes before
+    /// the line's in the order of evasions: its entry replaced by a proof
+    /// as long as the line's defence, so that reading by stored lengths
+    /// takes it.
+    #[test]
+    fn the_line_of_a_mate_passes_over_a_defence_whose_stored_mate_is_loose() {
+        line_read_with_an_entry_changed(|t, p, m, left| {
+            if p.side_to_move() != Color::White {
+                return None;
+            }
+            let mut moves = MoveList::new();
+            generate_evasions(p, &mut moves);
+            let line_at = moves.iter().position(|&e| e == m)?;
+            let mated_now = |q: &Position| is_checkmate(q);
+            moves.iter().take(line_at).find_map(|&e| {
+                let defence = p.after(e);
+                let (after, _) = shortest_known_check(&defence, mated_now, |c| t.known_mate(c))?;
+                (after + 2 < left).then(|| (defence, Some(left as u16 - 1)))
+            })
+        });
+    }
+
+    /// Proves musou-084 mated within 29 and reads its line; at the line's
+    /// deepest turn where `pick` (given the position, the line's move and
+    /// the plies left) names a position, forgets that position's entries
+    /// and, where `pick` gives a length, stores in their place a proof of
+    /// that length; then the walk along what the table knows no longer
+    /// reads a line of the mate's length, and [`TsumeSearch::mate_line`]
+    /// does.
+    fn line_read_with_an_entry_changed(
+        pick: impl Fn(&TsumeSearch, &Position, Move, u32) -> Option<(Position, Option<u16>)>,
+    ) {
         let pos = musou("084");
         with_search(&pos, 256, |t| {
             let Some(Bounded::Mated(len)) = t.within(&pos, 29) else {
@@ -964,14 +998,25 @@ mod tests {
             let line = t.known_line(&pos, false, len).expect("a line");
             assert_eq!(line.len() as u32, len);
             let mut p = pos.clone();
-            let mut lost = None;
+            let mut changed = None;
             for (ply, &m) in (0..).zip(&line) {
-                if pick(t, &p, m, len - ply) {
-                    lost = Some(p.after(m));
-                }
+                changed = pick(t, &p, m, len - ply).or(changed);
                 p.do_move(m);
             }
-            forget(t, &lost.expect("a turn to forget"));
+            let (q, loose) = changed.expect("a turn to change");
+            forget(t, &q);
+            if let Some(len) = loose {
+                let key = q.board_key() ^ t.counting.salt(t.search.base_salt);
+                let record = Record {
+                    pn: 0,
+                    dn: INF,
+                    len,
+                    mv: None,
+                    drop_free: false,
+                };
+                t.search.table.store(key, q.hand(Color::Black), record, 1);
+                assert_eq!(t.known_mate(&q), Some(u32::from(len)));
+            }
             let walked = t.known_line(&pos, false, len);
             assert!(
                 walked.as_ref().is_none_or(|l| l.len() != line.len()),

@@ -551,9 +551,12 @@ impl TsumeSearch<'_, '_> {
     /// mate's table can lose a defence while keeping the rest; read
     /// without it, the line follows a shorter defence, and the bound under
     /// that mate goes without its line settled (`docs/measurements.md`).
-    /// Where the table knows a shorter way (a shorter mate at the
-    /// attacker's turn, or no longer defence found again), the line is
-    /// read on from there as that much shorter.
+    /// A defence's known mate is also checked against the attacker's next
+    /// check before the defence is taken (see
+    /// [`known_defence`](Self::known_defence)). Where the table knows a
+    /// shorter way (a shorter mate at the attacker's turn, or no longer
+    /// defence found again), the line is read on from there as that much
+    /// shorter.
     pub(super) fn mate_line(&mut self, root: &Position, bound: u32) -> Option<Vec<Move>> {
         self.read_line(root, false, bound, true)
     }
@@ -609,9 +612,10 @@ impl TsumeSearch<'_, '_> {
                 }
                 let mut moves = MoveList::new();
                 generate_evasions(&pos, &mut moves);
-                let mut best = self.known_defence(&pos, &moves, left, by_resistance);
+                let mut best =
+                    self.known_defence(&pos, &moves, left, by_resistance, repair, &mated_now);
                 // No defence known, or none known to last the plies left.
-                let falls_short = |best: &Option<((bool, u32, u32), Move)>| {
+                let falls_short = |best: &Option<(DefenceScore, Move)>| {
                     best.is_none_or(|((_, _, mated), _)| mated + 1 < left)
                 };
                 if repair && left > 1 && falls_short(&best) {
@@ -621,7 +625,8 @@ impl TsumeSearch<'_, '_> {
                             self.prove_lost(&child, left - 1);
                         }
                     }
-                    best = self.known_defence(&pos, &moves, left, by_resistance);
+                    best =
+                        self.known_defence(&pos, &moves, left, by_resistance, repair, &mated_now);
                 }
                 let ((_, _, mated), m) = best?;
                 if repair && mated + 1 < left {
@@ -638,15 +643,28 @@ impl TsumeSearch<'_, '_> {
     /// defender to move, `moves` its evasions, `left` plies left), with its
     /// score: whether its known mate fits, how long it resists (when
     /// `by_resistance`), its known mate.
+    ///
+    /// With `tighten` ([`mate_line`](Self::mate_line)), a defence's known
+    /// mate is checked against the attacker's reply before the defence is
+    /// taken: a stored length is that of the proof that found it, and a
+    /// check the table knows to mate sooner after it shows it loose. The
+    /// defence is then scored again by that shorter mate and the choice
+    /// made again, each defence checked once. Taken on its stored length,
+    /// such a defence leads the line to a short mate where another defence
+    /// lasts the plies left, and the bound under the mate goes without its
+    /// line settled (`docs/measurements.md`).
     fn known_defence(
         &self,
         pos: &Position,
         moves: &MoveList,
         left: u32,
         by_resistance: bool,
-    ) -> Option<((bool, u32, u32), Move)> {
+        tighten: bool,
+        mated_now: &impl Fn(&Position) -> bool,
+    ) -> Option<(DefenceScore, Move)> {
         let attacker = self.search.attacker;
-        let mut best: Option<((bool, u32, u32), Move)> = None;
+        // Each known defence's score, and whether it was checked.
+        let mut scored: Vec<((DefenceScore, Move), bool)> = Vec::new();
         for &m in moves.iter() {
             let child = pos.after(m);
             let Some(mated) = self.known_mate(&child) else {
@@ -664,12 +682,27 @@ impl TsumeSearch<'_, '_> {
             } else {
                 0
             };
-            let score = (mated < left, resists, mated);
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, m));
+            scored.push((((mated < left, resists, mated), m), false));
+        }
+        loop {
+            // The first of the best scores.
+            let mut best: Option<usize> = None;
+            for (i, ((score, _), _)) in scored.iter().enumerate() {
+                if best.is_none_or(|b| *score > scored[b].0.0) {
+                    best = Some(i);
+                }
+            }
+            let i = best?;
+            let (((_, resists, mated), m), checked) = scored[i];
+            if !tighten || checked {
+                return Some(scored[i].0);
+            }
+            scored[i].1 = true;
+            let reply = shortest_known_check(&pos.after(m), mated_now, |c| self.known_mate(c));
+            if let Some((after, _)) = reply.filter(|&(after, _)| after + 1 < mated) {
+                scored[i].0.0 = (after + 1 < left, resists, after + 1);
             }
         }
-        best
     }
 
     /// The check stored with the proof of `pos` (the attacker to move)
@@ -772,6 +805,10 @@ impl TsumeSearch<'_, '_> {
         Some(new_key == (true, len as usize + 1))
     }
 }
+
+/// A defence's score in [`TsumeSearch::known_defence`]: whether its known
+/// mate fits in the plies left, how long it resists, its known mate.
+type DefenceScore = (bool, u32, u32);
 
 /// The check at `pos` (attacker to move) with the shortest mate `known`
 /// knows after it, with that length; a check after which the defender is
