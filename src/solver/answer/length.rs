@@ -918,11 +918,7 @@ mod tests {
     #[test]
     fn the_line_of_a_mate_proves_again_a_defence_the_table_lost() {
         line_read_with_an_entry_changed(|t, p, m, left| {
-            if p.side_to_move() != Color::White {
-                return None;
-            }
-            let mut moves = MoveList::new();
-            generate_evasions(p, &mut moves);
+            let moves = defender_evasions(p)?;
             let others: Vec<Option<u32>> = moves
                 .iter()
                 .filter(|&&e| e != m)
@@ -965,11 +961,7 @@ mod tests {
     #[test]
     fn the_line_of_a_mate_passes_over_a_defence_whose_stored_mate_is_loose() {
         line_read_with_an_entry_changed(|t, p, m, left| {
-            if p.side_to_move() != Color::White {
-                return None;
-            }
-            let mut moves = MoveList::new();
-            generate_evasions(p, &mut moves);
+            let moves = defender_evasions(p)?;
             let line_at = moves.iter().position(|&e| e == m)?;
             let mated_now = |q: &Position| is_checkmate(q);
             moves.iter().take(line_at).find_map(|&e| {
@@ -978,6 +970,16 @@ mod tests {
                 (after + 2 < left).then(|| (defence, Some(left as u16 - 1)))
             })
         });
+    }
+
+    /// The evasions at `p` when the defender (White) is to move.
+    fn defender_evasions(p: &Position) -> Option<MoveList> {
+        if p.side_to_move() != Color::White {
+            return None;
+        }
+        let mut moves = MoveList::new();
+        generate_evasions(p, &mut moves);
+        Some(moves)
     }
 
     /// Proves musou-084 mated within 29 and reads its line; at the line's
