@@ -664,7 +664,12 @@ impl TsumeSearch<'_, '_> {
     ) -> Option<(DefenceScore, Move)> {
         let attacker = self.search.attacker;
         // Each known defence's score, and whether it was checked.
-        let mut scored: Vec<((DefenceScore, Move), bool)> = Vec::new();
+        struct Known {
+            score: DefenceScore,
+            m: Move,
+            checked: bool,
+        }
+        let mut known: Vec<Known> = Vec::new();
         for &m in moves.iter() {
             let child = pos.after(m);
             let Some(mated) = self.known_mate(&child) else {
@@ -682,25 +687,30 @@ impl TsumeSearch<'_, '_> {
             } else {
                 0
             };
-            scored.push((((mated < left, resists, mated), m), false));
+            let score = (mated < left, resists, mated);
+            known.push(Known {
+                score,
+                m,
+                checked: false,
+            });
         }
         loop {
             // The first of the best scores.
             let mut best: Option<usize> = None;
-            for (i, ((score, _), _)) in scored.iter().enumerate() {
-                if best.is_none_or(|b| *score > scored[b].0.0) {
+            for (i, k) in known.iter().enumerate() {
+                if best.is_none_or(|b| k.score > known[b].score) {
                     best = Some(i);
                 }
             }
-            let i = best?;
-            let (((_, resists, mated), m), checked) = scored[i];
-            if !tighten || checked {
-                return Some(scored[i].0);
+            let k = &mut known[best?];
+            if !tighten || k.checked {
+                return Some((k.score, k.m));
             }
-            scored[i].1 = true;
-            let reply = shortest_known_check(&pos.after(m), mated_now, |c| self.known_mate(c));
+            k.checked = true;
+            let (_, resists, mated) = k.score;
+            let reply = shortest_known_check(&pos.after(k.m), mated_now, |c| self.known_mate(c));
             if let Some((after, _)) = reply.filter(|&(after, _)| after + 1 < mated) {
-                scored[i].0.0 = (after + 1 < left, resists, after + 1);
+                k.score = (after + 1 < left, resists, after + 1);
             }
         }
     }
