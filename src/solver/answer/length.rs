@@ -42,6 +42,14 @@ const PLAIN_DESCENT_NODES_PER_PROOF_NODE: u64 = 2;
 /// The least budget of a step of the plain descent.
 const PLAIN_DESCENT_MIN_NODES: u64 = 10_000;
 
+/// Before the first step of the plain descent, the first proof's line is
+/// shortened where it can be (see [`TsumeSearch::shorten_plain_line`])
+/// with the budget divided by this: a long first proof makes detours of a
+/// few plies that questions near its positions cut for little, where the
+/// first step looks for them from the root (ミクロコスモス: 1,577 plies to
+/// 1,573 in 390k nodes, against 15.9M for the step; `docs/measurements.md`).
+const PLAIN_FIRST_LINE_SHARE: u64 = 4;
+
 /// The first step of the plain descent may take the budget divided by
 /// this before the proof-number test below: a first step stuck along one
 /// line gets its line shortened too, with half of the budget left for it.
@@ -358,7 +366,9 @@ impl TsumeSearch<'_, '_> {
     /// [`PLAIN_STUCK_MAX_PN`] has the line shortened where it can be
     /// ([`shorten_plain_line`](Self::shorten_plain_line)) before it goes
     /// on; one whose line is not shortened goes on with
-    /// [`PLAIN_STEP_RETRY_GROWTH`] times its nodes, once.
+    /// [`PLAIN_STEP_RETRY_GROWTH`] times its nodes, once. The first step
+    /// comes after the line is shortened once (see
+    /// [`PLAIN_FIRST_LINE_SHARE`]).
     ///
     /// The first plain proof may wander far (to many times the answer's
     /// length), while under a bound a plain search finds a shorter mate at
@@ -393,6 +403,14 @@ impl TsumeSearch<'_, '_> {
         // The nodes spent on the bound being searched.
         let mut spent = 0;
         let mut asked = HashSet::new();
+        let n0 = self.search.total_nodes();
+        let shortened = self.shorten_plain_line(pos, budget / PLAIN_FIRST_LINE_SHARE, &mut asked);
+        if debug {
+            eprintln!(
+                "answer: first proof's line shortened: {shortened:?}, in {} nodes",
+                self.search.total_nodes() - n0
+            );
+        }
         // Whether the bound being searched has had its second budget.
         let mut retried = false;
         while least >= floor + 2
@@ -500,6 +518,10 @@ impl TsumeSearch<'_, '_> {
         nodes: u64,
         asked: &mut HashSet<(u64, u32, u64)>,
     ) -> Option<bool> {
+        #[cfg(test)]
+        {
+            self.lines_asked += 1;
+        }
         let attacker = self.search.attacker;
         let line = self.plain_known_line(root);
         let mut positions = Vec::with_capacity(line.len());
@@ -1119,13 +1141,43 @@ mod tests {
             before.len(),
             after.len()
         );
+        assert_plain_mate(&pos, &after);
+    }
+
+    /// Asserts that `line` from `pos` is a mate by checks, every
+    /// interposition counted.
+    fn assert_plain_mate(pos: &Position, line: &[Move]) {
         let mut p = pos.clone();
-        for (i, &m) in after.iter().enumerate() {
+        for (i, &m) in line.iter().enumerate() {
             assert!(p.is_legal(m).is_ok(), "ply {i}: {m}");
             p.do_move(m);
             assert_eq!(p.in_check(), i % 2 == 0, "ply {i}: {m}");
         }
-        assert!(is_checkmate(&p), "mated at the end of {after:?}");
+        assert!(is_checkmate(&p), "mated at the end of {line:?}");
+    }
+
+    /// The plain descent first asks along the first proof's line: on
+    /// musou-006, whose first proof wanders, the line the table knows is
+    /// shorter after it even when no step is searched (the floor at the
+    /// mate known), and still a mate by checks.
+    #[test]
+    fn the_plain_descent_asks_along_the_first_proofs_line_before_its_first_step() {
+        let pos = musou("006");
+        with_search(&pos, 256, |t| {
+            first_proof(t, &pos);
+            let first = t.plain_mate_known(&pos).expect("a plain mate known");
+            let before = t.plain_known_line(&pos);
+            assert_eq!(t.plain_least(&pos, first, first), first);
+            assert_eq!(t.lines_asked, 1);
+            let after = t.plain_known_line(&pos);
+            assert!(
+                after.len() < before.len(),
+                "{} -> {}",
+                before.len(),
+                after.len()
+            );
+            assert_plain_mate(&pos, &after);
+        });
     }
 
     /// A bound of the plain descent that stays open after its second

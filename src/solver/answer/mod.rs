@@ -84,6 +84,9 @@ pub(crate) struct TsumeSearch<'s, 'a> {
     /// Exact lengths searched after a defence (for the tests).
     #[cfg(test)]
     exact_lengths: u32,
+    /// Plain lines asked along for shorter mates (for the tests).
+    #[cfg(test)]
+    lines_asked: u32,
 }
 
 /// Equally long defences read in all, beyond the first at each node, when
@@ -125,6 +128,8 @@ impl<'s, 'a> TsumeSearch<'s, 'a> {
             defences_tested: 0,
             #[cfg(test)]
             exact_lengths: 0,
+            #[cfg(test)]
+            lines_asked: 0,
         };
         t.enter(root);
         t
