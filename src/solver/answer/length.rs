@@ -1135,25 +1135,25 @@ mod tests {
             assert_eq!(shortened, Some(true));
             (before, t.plain_known_line(&pos))
         });
+        assert_shorter_plain_mate(&pos, &before, &after);
+    }
+
+    /// Asserts that `after` is shorter than `before`, and from `pos` a
+    /// mate by checks, every interposition counted.
+    fn assert_shorter_plain_mate(pos: &Position, before: &[Move], after: &[Move]) {
         assert!(
             after.len() < before.len(),
             "{} -> {}",
             before.len(),
             after.len()
         );
-        assert_plain_mate(&pos, &after);
-    }
-
-    /// Asserts that `line` from `pos` is a mate by checks, every
-    /// interposition counted.
-    fn assert_plain_mate(pos: &Position, line: &[Move]) {
         let mut p = pos.clone();
-        for (i, &m) in line.iter().enumerate() {
+        for (i, &m) in after.iter().enumerate() {
             assert!(p.is_legal(m).is_ok(), "ply {i}: {m}");
             p.do_move(m);
             assert_eq!(p.in_check(), i % 2 == 0, "ply {i}: {m}");
         }
-        assert!(is_checkmate(&p), "mated at the end of {line:?}");
+        assert!(is_checkmate(&p), "mated at the end of {after:?}");
     }
 
     /// The plain descent first asks along the first proof's line: on
@@ -1169,14 +1169,7 @@ mod tests {
             let before = t.plain_known_line(&pos);
             assert_eq!(t.plain_least(&pos, first, first), first);
             assert_eq!(t.lines_asked, 1);
-            let after = t.plain_known_line(&pos);
-            assert!(
-                after.len() < before.len(),
-                "{} -> {}",
-                before.len(),
-                after.len()
-            );
-            assert_plain_mate(&pos, &after);
+            assert_shorter_plain_mate(&pos, &before, &t.plain_known_line(&pos));
         });
     }
 
