@@ -212,8 +212,14 @@ impl Search<'_> {
     }
 
     /// The first estimate of a position never searched: mates and
-    /// dead ends one ply ahead are found here (df-pn+ look-ahead).
-    pub(crate) fn evaluate_new(&mut self, counting: Counting, pos: &mut Position) -> NodeResult {
+    /// dead ends one ply ahead are found here (df-pn+ look-ahead), the
+    /// attacker's mates in one only when `mate_in_one` is.
+    pub(crate) fn evaluate_new(
+        &mut self,
+        counting: Counting,
+        pos: &mut Position,
+        mate_in_one: bool,
+    ) -> NodeResult {
         let hand = self.attacker_hand(pos);
         let r = if pos.side_to_move() == self.attacker {
             // OR node: a mate in one, or no check at all.
@@ -222,7 +228,7 @@ impl Search<'_> {
             if checks.is_empty() {
                 return self.finish_without_moves(counting, pos, true);
             }
-            if let Ok(r) = self.mate_in_one(counting, pos, &checks, false, false) {
+            if mate_in_one && let Ok(r) = self.mate_in_one(counting, pos, &checks, false, false) {
                 return r;
             }
             NodeResult::open(1, init_or_dn(checks.len()), hand)

@@ -662,10 +662,15 @@ impl<'a> Search<'a> {
     }
 
     /// The state of `pos`, a child the table does not know (`remaining`
-    /// plies left for it), evaluated and stored.
+    /// plies left for it), evaluated and stored. Under a length bound an
+    /// attacker's position with three plies left or more is not tested
+    /// for a mate in one: most such children are never searched (the
+    /// defender's node is refuted by another reply), and one that is gets
+    /// the test then, from the frontier or its own expansion.
     fn new_child(&mut self, mode: Mode, pos: &mut Position, remaining: u32) -> NodeResult {
         self.stats.new_nodes += 1;
-        if mode.bounded && pos.side_to_move() == self.attacker && remaining <= 1 {
+        let attacker = pos.side_to_move() == self.attacker;
+        if mode.bounded && attacker && remaining <= 1 {
             if remaining == 0 {
                 // The attacker has no ply left: no mate, nothing worth
                 // storing.
@@ -675,7 +680,8 @@ impl<'a> Search<'a> {
                 return r;
             }
         }
-        let r = self.evaluate_new(mode.counting, pos);
+        let mate_in_one = !(mode.bounded && attacker && remaining >= 3);
+        let r = self.evaluate_new(mode.counting, pos, mate_in_one);
         within_remaining(mode, r, remaining)
     }
 
