@@ -1,7 +1,9 @@
 //! New nodes and the last plies of a bound, decided without a search: the
 //! first estimate of a position never searched, with a mate in one or a
-//! dead end one ply ahead (df-pn+ look-ahead), and the attacker's nodes
-//! with one, three or five plies left under a length bound.
+//! dead end one ply ahead (df-pn+ look-ahead; under a length bound the
+//! attacker's mates in one only with one ply left, see
+//! [`Search::evaluate_new`]), and the attacker's nodes with one, three or
+//! five plies left under a length bound.
 
 use crate::core::movegen::{MoveList, count_king_evasions, generate_checks, has_legal_move};
 use crate::core::{Hand, Position};
