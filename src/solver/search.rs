@@ -1216,6 +1216,41 @@ mod tests {
     /// takes the new half's page faults, not on the main thread; with no
     /// helper thread, on the main thread (with one waiting for a job, see
     /// `parallel::tests`).
+    /// A new attacker's position is tested for a mate in one where it is
+    /// worth it: without a bound, and with one ply left under one; with
+    /// three plies left or more under a bound it is left open, for the
+    /// frontier or its own expansion to find.
+    #[test]
+    fn a_new_attackers_position_is_tested_for_a_mate_in_one_only_where_it_pays() {
+        // G*5b mates: the pawn on 5c guards the gold.
+        let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G 1".parse().unwrap();
+        let stop = AtomicBool::new(false);
+        let progress = super::super::SearchProgress::default();
+        let first = |mode: Mode, remaining: u32| {
+            let table = Table::new(1);
+            let mut reps = Repetitions::new(64);
+            let mut search = Search::new(&table, &mut reps, &stop, &progress, Color::Black, 0);
+            search.new_child(mode, &mut pos.clone(), remaining)
+        };
+        let free = Mode::unbounded(Counting::Plain);
+        assert_eq!(first(free, free.remaining(1)).pn, 0);
+        let bound = Mode::within(Counting::Plain, 5);
+        assert_eq!(first(bound, 1).pn, 0);
+        for remaining in [3, 5] {
+            let r = first(bound, remaining);
+            assert!(r.pn != 0 && r.dn != 0, "{remaining} left: {r:?}");
+        }
+        // Searched, the position is mated in one all the same.
+        let table = Table::new(1);
+        let mut reps = Repetitions::new(64);
+        let mut search = Search::new(&table, &mut reps, &stop, &progress, Color::Black, 0);
+        let mut root = pos.clone();
+        search.reps.push(root.board_key(), root.hand(Color::Black));
+        let key = root.key();
+        let r = search.mid(bound, &mut root, key, INF, INF, 0);
+        assert_eq!((r.pn, r.len), (0, 1));
+    }
+
     #[test]
     fn a_shared_table_grows_on_a_helper_while_one_searches() {
         let table = Table::with_clusters(64, 1024);
